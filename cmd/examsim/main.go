@@ -1,0 +1,64 @@
+// Command examsim serves the exam-prep web app and its tools: checking a
+// question bank, scoring an explanation from the shell, and more. This is the
+// one place where the packages are wired together.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `examsim: exam practice for structured error responses
+
+Usage:
+  examsim serve [--addr ADDR] [--db PATH] [--questions DIR]
+  examsim questions check [DIR]
+  examsim questions stats [DIR]
+  examsim score --question ID --lang LANG   (explanation on stdin)
+
+Run "examsim COMMAND --help" for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command and returns the process exit code: 0 success,
+// 1 a failure the command reports (a broken bank), 2 a usage error.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return runServe(ctx, args[1:], stdout, stderr)
+	case "questions":
+		if len(args) < 2 {
+			fmt.Fprint(stderr, "examsim questions: say check or stats, e.g. examsim questions check\n")
+			return 2
+		}
+		switch args[1] {
+		case "check":
+			return runQuestionsCheck(args[2:], stdout, stderr)
+		case "stats":
+			return runQuestionsStats(args[2:], stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "examsim questions: unknown command %q; use check or stats\n", args[1])
+		return 2
+	case "score":
+		return runScore(args[1:], stdin, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "examsim: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

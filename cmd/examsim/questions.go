@@ -1,0 +1,46 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/examsim/examsim/questions"
+)
+
+// loadBank loads the bank in dir, or the embedded one when dir is empty.
+func loadBank(dir string) (*questions.Bank, questions.Problems) {
+	if dir == "" {
+		fsys, name := questions.Embedded()
+		return questions.Load(fsys, name)
+	}
+	return questions.Load(os.DirFS(dir), strings.TrimSuffix(dir, "/"))
+}
+
+func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("questions check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "Usage: examsim questions check [DIR]   (default: the embedded bank)\n") }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	bank, problems := loadBank(fs.Arg(0))
+	if len(problems) > 0 {
+		fmt.Fprintln(stdout, problems.Error())
+		fmt.Fprintf(stderr, "%d problems; fix them and run the check again\n", len(problems))
+		return 1
+	}
+	fmt.Fprintln(stdout, bankSummary(bank))
+	return 0
+}
+
+// bankSummary is the one line a clean bank gets.
+func bankSummary(b *questions.Bank) string {
+	var langs []string
+	for _, l := range b.Langs() {
+		langs = append(langs, string(l))
+	}
+	return fmt.Sprintf("%d questions, languages: %s", len(b.Questions), strings.Join(langs, " "))
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/store"
+	"github.com/examsim/examsim/web"
+)
+
+// envOr returns the environment variable name, or def when it is unset.
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr("EXAMSIM_ADDR", "127.0.0.1:8080"), "address to listen on (EXAMSIM_ADDR)")
+	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, created and migrated on first start (EXAMSIM_DB)")
+	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (EXAMSIM_QUESTIONS; default: the bank built into the binary)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+
+	bank, problems := loadBank(*qdir)
+	if len(problems) > 0 {
+		fmt.Fprintln(stderr, problems.Error())
+		fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
+		return 1
+	}
+	catalog, err := i18n.Load()
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+		return 1
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
+		return 1
+	}
+	defer db.Close()
+	key, err := db.Secret(ctx, "cookie")
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+		return 1
+	}
+
+	handler := web.New(web.Config{
+		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
+		Learners: store.NewLearnerService(db), Attempts: store.NewAttemptService(db),
+		Ping: func(r *http.Request) error { return db.Ping(r.Context()) },
+	})
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", *addr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	fmt.Fprintf(stdout, "examsim: serving %s on http://%s (database %s)\n", bankSummary(bank), ln.Addr(), *dbPath)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	// Stop accepting, let in-flight requests finish, then close the database.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "examsim serve: shutdown: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "examsim: stopped")
+	return 0
+}

@@ -1,0 +1,523 @@
+package questions
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/scoring"
+)
+
+var sprintf = fmt.Sprintf
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Load reads and checks the bank in fsys, reporting paths under display. It
+// returns every problem it finds, never just the first; the bank is usable
+// only when there are none.
+func Load(fsys fs.FS, display string) (*Bank, Problems) {
+	l := &loader{fsys: fsys, display: display}
+	bank := &Bank{byID: map[string]*Question{}, topicByID: map[string]*Topic{}}
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		l.fileAt(".").addf(1, "cannot read the bank folder: %v", err)
+		return nil, l.problems
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		topic := l.loadTopic(e.Name())
+		if topic == nil {
+			continue
+		}
+		bank.Topics = append(bank.Topics, topic)
+		bank.topicByID[topic.ID] = topic
+		for _, q := range l.loadQuestions(topic) {
+			if prev, dup := bank.byID[q.ID]; dup {
+				l.fileAt(path.Join(topic.ID, q.ID, "question.yaml")).addf(1, "question id %q is used twice (also in topic %s)", q.ID, prev.Topic)
+				continue
+			}
+			bank.byID[q.ID] = q
+			bank.Questions = append(bank.Questions, q)
+		}
+	}
+	if len(bank.Questions) == 0 && len(l.problems) == 0 {
+		l.fileAt(".").addf(1, "the bank has no questions: add <topic>/<question-id>/question.yaml (see questions/FORMAT.md)")
+	}
+	sort.SliceStable(bank.Topics, func(i, j int) bool { return bank.Topics[i].Order < bank.Topics[j].Order })
+	order := map[string]int{}
+	for i, t := range bank.Topics {
+		order[t.ID] = i
+	}
+	sort.SliceStable(bank.Questions, func(i, j int) bool {
+		a, b := bank.Questions[i], bank.Questions[j]
+		if order[a.Topic] != order[b.Topic] {
+			return order[a.Topic] < order[b.Topic]
+		}
+		return a.ID < b.ID
+	})
+	sort.SliceStable(l.problems, func(i, j int) bool {
+		if l.problems[i].Path != l.problems[j].Path {
+			return l.problems[i].Path < l.problems[j].Path
+		}
+		return l.problems[i].Line < l.problems[j].Line
+	})
+	return bank, l.problems
+}
+
+type loader struct {
+	fsys     fs.FS
+	display  string
+	problems Problems
+}
+
+func (l *loader) fileAt(rel string) *file {
+	return &file{path: path.Join(l.display, rel), problems: &l.problems}
+}
+
+// read returns a file's bytes, or reports it missing at the file that needs it.
+func (l *loader) read(rel string, need *file, line int) ([]byte, bool) {
+	data, err := fs.ReadFile(l.fsys, rel)
+	if err != nil {
+		need.addf(line, "%s is missing: every question and lesson needs all of en, vi, pl and th", path.Base(rel))
+		return nil, false
+	}
+	return data, true
+}
+
+type topicYAML struct {
+	ID       string   `yaml:"id"`
+	Order    int      `yaml:"order"`
+	Concepts []string `yaml:"concepts"`
+}
+
+func (l *loader) loadTopic(dir string) *Topic {
+	rel := path.Join(dir, "topic.yaml")
+	f := l.fileAt(rel)
+	data, err := fs.ReadFile(l.fsys, rel)
+	if err != nil {
+		f.addf(1, "missing: every topic folder needs a topic.yaml with its id and concepts")
+		return nil
+	}
+	var meta topicYAML
+	root, ok := decodeYAML(f, data, 1, &meta)
+	if !ok {
+		return nil
+	}
+	if meta.ID != dir {
+		f.addf(lineOf(root, 1, 1, "id"), "id %q must equal the folder name %q", meta.ID, dir)
+	}
+	if len(meta.Concepts) == 0 {
+		f.addf(lineOf(root, 1, 1, "concepts"), "concepts: list at least one concept id")
+	}
+	seen := map[string]bool{}
+	for i, c := range meta.Concepts {
+		line := 1
+		if n := lookup(root, "concepts"); n != nil && i < len(n.Content) {
+			line = n.Content[i].Line
+		}
+		switch {
+		case !idPattern.MatchString(c):
+			f.addf(line, "concept id %q must be lowercase words joined by hyphens", c)
+		case seen[c]:
+			f.addf(line, "concept id %q is listed twice", c)
+		}
+		seen[c] = true
+	}
+	t := &Topic{ID: dir, Order: meta.Order, Concepts: meta.Concepts, Lessons: map[examsim.Lang]*Lesson{}}
+	for _, lang := range examsim.Langs {
+		if lesson := l.loadLesson(t, lang, f); lesson != nil {
+			t.Lessons[lang] = lesson
+		}
+	}
+	return t
+}
+
+type lessonYAML struct {
+	Title    string            `yaml:"title"`
+	Summary  string            `yaml:"summary"`
+	Concepts map[string]string `yaml:"concepts"`
+}
+
+func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesson {
+	rel := path.Join(t.ID, "lesson."+string(lang)+".md")
+	data, ok := l.read(rel, topicFile, 1)
+	if !ok {
+		return nil
+	}
+	f := l.fileAt(rel)
+	md, ok := splitFrontMatter(f, data)
+	if !ok {
+		return nil
+	}
+	var meta lessonYAML
+	root, ok := decodeYAML(f, md.frontMatter, md.fmLine, &meta)
+	if !ok {
+		return nil
+	}
+	if strings.TrimSpace(meta.Title) == "" {
+		f.addf(lineOf(root, md.fmLine, 1, "title"), "title is empty: give the lesson a title")
+	}
+	body := strings.Join(md.body, "\n")
+	for _, c := range t.Concepts {
+		if strings.TrimSpace(meta.Concepts[c]) == "" {
+			f.addf(lineOf(root, md.fmLine, 1, "concepts"), "concepts: give concept %q a display name", c)
+		}
+		if !strings.Contains(body, "{#"+c+"}") {
+			f.addf(md.bodyLine, "no heading is anchored to concept %q: end one with {#%s}", c, c)
+		}
+	}
+	for c := range meta.Concepts {
+		if !slices.Contains(t.Concepts, c) {
+			f.addf(lineOf(root, md.fmLine, 1, "concepts", c), "concept %q is not in topic.yaml", c)
+		}
+	}
+	html, err := renderMarkdown(body)
+	if err != nil {
+		f.addf(md.bodyLine, "cannot render the Markdown: %v", err)
+		return nil
+	}
+	return &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, HTML: html}
+}
+
+func (l *loader) loadQuestions(t *Topic) []*Question {
+	entries, _ := fs.ReadDir(l.fsys, t.ID)
+	var out []*Question
+	for _, e := range entries {
+		if e.IsDir() {
+			if q := l.loadQuestion(t, e.Name()); q != nil {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+type questionYAML struct {
+	ID         string   `yaml:"id"`
+	Topic      string   `yaml:"topic"`
+	Concepts   []string `yaml:"concepts"`
+	Difficulty string   `yaml:"difficulty"`
+	Answer     string   `yaml:"answer"`
+	Rubric     struct {
+		Version  int `yaml:"version"`
+		Concepts []struct {
+			ID     string `yaml:"id"`
+			Role   string `yaml:"role"`
+			Weight int    `yaml:"weight"`
+		} `yaml:"concepts"`
+		Misconceptions []struct {
+			ID      string `yaml:"id"`
+			Penalty int    `yaml:"penalty"`
+		} `yaml:"misconceptions"`
+	} `yaml:"rubric"`
+}
+
+func (l *loader) loadQuestion(t *Topic, dir string) *Question {
+	rel := path.Join(t.ID, dir, "question.yaml")
+	f := l.fileAt(rel)
+	data, err := fs.ReadFile(l.fsys, rel)
+	if err != nil {
+		f.addf(1, "missing: every question folder needs a question.yaml (see questions/FORMAT.md)")
+		return nil
+	}
+	var meta questionYAML
+	root, ok := decodeYAML(f, data, 1, &meta)
+	if !ok {
+		return nil
+	}
+	line := func(keys ...string) int { return lineOf(root, 1, 1, keys...) }
+	if meta.ID != dir {
+		f.addf(line("id"), "id %q must equal the folder name %q", meta.ID, dir)
+	}
+	if meta.Topic != t.ID {
+		f.addf(line("topic"), "topic %q must equal the topic folder %q", meta.Topic, t.ID)
+	}
+	if len(meta.Concepts) == 0 {
+		f.addf(line("concepts"), "concepts: tag at least one concept of topic %s", t.ID)
+	}
+	for _, c := range meta.Concepts {
+		if !slices.Contains(t.Concepts, c) {
+			f.addf(line("concepts"), "concept %q is not in %s/topic.yaml", c, t.ID)
+		}
+	}
+	if !slices.Contains(Difficulties, Difficulty(meta.Difficulty)) {
+		f.addf(line("difficulty"), "difficulty %q must be easy, medium or hard", meta.Difficulty)
+	}
+
+	rubric := scoring.Rubric{Version: max(meta.Rubric.Version, 1)}
+	decisive := 0
+	seen := map[string]bool{}
+	for i, c := range meta.Rubric.Concepts {
+		cl := line("rubric", "concepts")
+		if n := lookup(root, "rubric", "concepts"); n != nil && i < len(n.Content) {
+			cl = n.Content[i].Line
+		}
+		role := scoring.Role(c.Role)
+		if role.DefaultWeight() == 0 {
+			f.addf(cl, "rubric concept %q: role %q must be decisive, supporting or conclusion", c.ID, c.Role)
+		}
+		if !idPattern.MatchString(c.ID) || seen[c.ID] {
+			f.addf(cl, "rubric concept id %q must be unique lowercase words joined by hyphens", c.ID)
+		}
+		seen[c.ID] = true
+		if role == scoring.Decisive {
+			decisive++
+		}
+		w := c.Weight
+		if w == 0 {
+			w = role.DefaultWeight()
+		}
+		rubric.Concepts = append(rubric.Concepts, scoring.Concept{ID: c.ID, Role: role, Weight: w})
+	}
+	if decisive == 0 {
+		f.addf(line("rubric"), "rubric: mark at least one concept role: decisive")
+	}
+	for i, m := range meta.Rubric.Misconceptions {
+		ml := line("rubric", "misconceptions")
+		if n := lookup(root, "rubric", "misconceptions"); n != nil && i < len(n.Content) {
+			ml = n.Content[i].Line
+		}
+		if !idPattern.MatchString(m.ID) || seen[m.ID] {
+			f.addf(ml, "rubric misconception id %q must be unique lowercase words joined by hyphens", m.ID)
+		}
+		seen[m.ID] = true
+		p := m.Penalty
+		if p == 0 {
+			p = scoring.DefaultPenalty
+		}
+		rubric.Misconceptions = append(rubric.Misconceptions, scoring.Misconception{ID: m.ID, Penalty: p})
+	}
+
+	q := &Question{ID: meta.ID, Topic: t.ID, Concepts: meta.Concepts, Difficulty: Difficulty(meta.Difficulty),
+		Answer: meta.Answer, Texts: map[examsim.Lang]*Text{}}
+	var letters []string
+	var lettersFrom string
+	for _, lang := range examsim.Langs {
+		tx, txLetters := l.loadText(t, dir, lang, f, rubric)
+		if tx == nil {
+			continue
+		}
+		q.Texts[lang] = tx
+		name := string(lang) + ".md"
+		switch {
+		case letters == nil:
+			letters, lettersFrom = txLetters, name
+		case !slices.Equal(letters, txLetters):
+			l.fileAt(path.Join(t.ID, dir, name)).addf(1, "options %s differ from %s in %s: every language needs the same option letters",
+				strings.Join(txLetters, ","), strings.Join(letters, ","), lettersFrom)
+		}
+	}
+	if letters != nil && !slices.Contains(letters, meta.Answer) {
+		f.addf(line("answer"), "answer %q is not one of the options %s", meta.Answer, strings.Join(letters, ", "))
+	}
+	l.checkStrayFiles(t.ID, dir, f)
+	// A question with problems is still returned, with the languages that
+	// loaded cleanly, so a rubric author can try it; Load reports the problems
+	// and serve refuses the bank.
+	return q
+}
+
+// checkStrayFiles reports files that look like a language this bank lacks.
+func (l *loader) checkStrayFiles(topic, dir string, f *file) {
+	entries, _ := fs.ReadDir(l.fsys, path.Join(topic, dir))
+	for _, e := range entries {
+		name := e.Name()
+		if name == "question.yaml" || e.IsDir() {
+			continue
+		}
+		lang := strings.TrimSuffix(name, ".md")
+		if _, ok := examsim.ParseLang(lang); !ok || lang == name {
+			f.addf(1, "unexpected file %s: a question folder holds question.yaml and en.md, vi.md, pl.md, th.md", name)
+		}
+	}
+}
+
+type textYAML struct {
+	Title  string `yaml:"title"`
+	Rubric struct {
+		Concepts map[string]struct {
+			Hint     string   `yaml:"hint"`
+			Patterns []string `yaml:"patterns"`
+		} `yaml:"concepts"`
+		Misconceptions map[string]struct {
+			Why      string   `yaml:"why"`
+			Patterns []string `yaml:"patterns"`
+		} `yaml:"misconceptions"`
+	} `yaml:"rubric"`
+	Sources []Source `yaml:"sources"`
+}
+
+// loadText loads one language of a question and returns its option letters.
+func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, neutral scoring.Rubric) (text *Text, letters []string) {
+	rel := path.Join(t.ID, dir, string(lang)+".md")
+	data, ok := l.read(rel, meta, 1)
+	if !ok {
+		return nil, nil
+	}
+	f := l.fileAt(rel)
+	before := len(l.problems)
+	defer func() {
+		if len(l.problems) > before {
+			text = nil
+		}
+	}()
+	md, ok := splitFrontMatter(f, data)
+	if !ok {
+		return nil, nil
+	}
+	var tm textYAML
+	root, ok := decodeYAML(f, md.frontMatter, md.fmLine, &tm)
+	if !ok {
+		return nil, nil
+	}
+	line := func(keys ...string) int { return lineOf(root, md.fmLine, 1, keys...) }
+	if strings.TrimSpace(tm.Title) == "" {
+		f.addf(line("title"), "title is empty: give the question a short title")
+	}
+
+	rubric := &scoring.Rubric{Version: neutral.Version, Lang: lang}
+	compile := func(kind, id string, sources []string, keys ...string) []*scoring.Pattern {
+		var out []*scoring.Pattern
+		if len(sources) == 0 {
+			f.addf(line(keys...), "rubric %s %q has no patterns in %s", kind, id, lang)
+		}
+		seq := lookup(root, append(keys, "patterns")...)
+		for i, src := range sources {
+			pl := line(keys...)
+			if seq != nil && i < len(seq.Content) {
+				pl = md.fmLine + seq.Content[i].Line - 1
+			}
+			p, err := scoring.CompilePattern(src)
+			if err != nil {
+				f.addf(pl, "%v", err)
+				continue
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	for _, c := range neutral.Concepts {
+		lc, ok := tm.Rubric.Concepts[c.ID]
+		if !ok {
+			f.addf(line("rubric"), "rubric concept %q from question.yaml has no hint and patterns here", c.ID)
+			continue
+		}
+		if strings.TrimSpace(lc.Hint) == "" {
+			f.addf(line("rubric", "concepts", c.ID), "rubric concept %q needs a hint", c.ID)
+		}
+		c.Hint = lc.Hint
+		c.Patterns = compile("concept", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
+		rubric.Concepts = append(rubric.Concepts, c)
+	}
+	for _, m := range neutral.Misconceptions {
+		lm, ok := tm.Rubric.Misconceptions[m.ID]
+		if !ok {
+			f.addf(line("rubric"), "rubric misconception %q from question.yaml has no why and patterns here", m.ID)
+			continue
+		}
+		if strings.TrimSpace(lm.Why) == "" {
+			f.addf(line("rubric", "misconceptions", m.ID), "rubric misconception %q needs a why", m.ID)
+		}
+		m.Why = lm.Why
+		m.Patterns = compile("misconception", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
+		rubric.Misconceptions = append(rubric.Misconceptions, m)
+	}
+	for id := range tm.Rubric.Concepts {
+		if !slices.ContainsFunc(neutral.Concepts, func(c scoring.Concept) bool { return c.ID == id }) {
+			f.addf(line("rubric", "concepts", id), "rubric concept %q is not in question.yaml", id)
+		}
+	}
+	for id := range tm.Rubric.Misconceptions {
+		if !slices.ContainsFunc(neutral.Misconceptions, func(m scoring.Misconception) bool { return m.ID == id }) {
+			f.addf(line("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
+		}
+	}
+	for i, s := range tm.Sources {
+		if strings.TrimSpace(s.Title) == "" {
+			sl := line("sources")
+			if n := lookup(root, "sources"); n != nil && i < len(n.Content) {
+				sl = md.fmLine + n.Content[i].Line - 1
+			}
+			f.addf(sl, "source %d needs a title", i+1)
+		}
+	}
+
+	stem, options := parseBody(f, md)
+	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources}
+	if html, err := renderMarkdown(stem); err == nil {
+		tx.StemHTML = html
+	}
+	for _, o := range options {
+		letters = append(letters, o.letter)
+		opt := Option{Letter: o.letter}
+		opt.HTML, _ = renderMarkdown(strings.Join(o.text, "\n"))
+		opt.ExplanationHTML, _ = renderMarkdown(strings.Join(o.explanation, "\n"))
+		tx.Options = append(tx.Options, opt)
+	}
+	return tx, letters
+}
+
+type rawOption struct {
+	letter      string
+	line        int
+	text        []string
+	explanation []string
+}
+
+var optionHeading = regexp.MustCompile(`^##\s+(\S+)\s*$`)
+
+// parseBody splits a question body into the stem and its options. Headings
+// inside fenced code blocks are left alone.
+func parseBody(f *file, md *markdownFile) (string, []rawOption) {
+	var stem []string
+	var options []rawOption
+	inFence := false
+	for i, ln := range md.body {
+		lineNo := md.bodyLine + i
+		trimmed := strings.TrimSpace(ln)
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			inFence = !inFence
+		}
+		if m := optionHeading.FindStringSubmatch(ln); m != nil && !inFence {
+			want := string(rune('A' + len(options)))
+			if m[1] != want {
+				f.addf(lineNo, "option heading %q: expected ## %s (options are ## A, ## B, … in order)", m[1], want)
+			}
+			options = append(options, rawOption{letter: m[1], line: lineNo})
+			continue
+		}
+		if len(options) == 0 {
+			stem = append(stem, ln)
+			continue
+		}
+		o := &options[len(options)-1]
+		if strings.HasPrefix(trimmed, ">") && !inFence {
+			o.explanation = append(o.explanation, strings.TrimPrefix(strings.TrimPrefix(trimmed, ">"), " "))
+		} else {
+			o.text = append(o.text, ln)
+		}
+	}
+	stemText := strings.TrimSpace(strings.Join(stem, "\n"))
+	if stemText == "" {
+		f.addf(md.bodyLine, "the scenario is empty: write it before the first ## A")
+	}
+	if len(options) < 2 || len(options) > 6 {
+		f.addf(md.bodyLine, "found %d options: a question needs 2 to 6, as ## A, ## B, …", len(options))
+	}
+	for _, o := range options {
+		if strings.TrimSpace(strings.Join(o.text, "\n")) == "" {
+			f.addf(o.line, "option %s has no text", o.letter)
+		}
+		if strings.TrimSpace(strings.Join(o.explanation, "\n")) == "" {
+			f.addf(o.line, "option %s has no explanation: add lines starting with > after its text", o.letter)
+		}
+	}
+	return stemText, options
+}

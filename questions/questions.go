@@ -1,0 +1,178 @@
+// Package questions owns the question bank: the file format (FORMAT.md), the
+// loader that checks a bank and reports every problem as path:line, and the
+// bank embedded in the binary.
+package questions
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/scoring"
+)
+
+//go:embed bank
+var embedded embed.FS
+
+// Embedded returns the bank built into the binary and the name its paths
+// are reported under.
+func Embedded() (fs.FS, string) {
+	sub, err := fs.Sub(embedded, "bank")
+	if err != nil {
+		panic(err) // the directory is compiled in; this cannot fail
+	}
+	return sub, "questions/bank"
+}
+
+// Difficulty is how hard a question is.
+type Difficulty string
+
+const (
+	Easy   Difficulty = "easy"
+	Medium Difficulty = "medium"
+	Hard   Difficulty = "hard"
+)
+
+// Difficulties lists the difficulties from easiest.
+var Difficulties = []Difficulty{Easy, Medium, Hard}
+
+// Topic is a subject with a lesson and questions.
+type Topic struct {
+	ID       string
+	Order    int
+	Concepts []string
+	Lessons  map[examsim.Lang]*Lesson
+}
+
+// Lesson is a topic's Learn page in one language.
+type Lesson struct {
+	Title        string
+	Summary      string
+	ConceptNames map[string]string
+	HTML         string // rendered from bank Markdown, raw HTML dropped
+}
+
+// Question is one scenario question in every language.
+type Question struct {
+	ID         string
+	Topic      string
+	Concepts   []string
+	Difficulty Difficulty
+	Answer     string
+	Texts      map[examsim.Lang]*Text
+}
+
+// Text is what a learner reads of a question in one language.
+type Text struct {
+	Title    string
+	StemHTML string
+	Options  []Option
+	Rubric   *scoring.Rubric
+	Sources  []Source
+}
+
+// Option is one answer choice.
+type Option struct {
+	Letter          string
+	HTML            string
+	ExplanationHTML string
+}
+
+// Source is where a question's facts come from.
+type Source struct {
+	Title string `yaml:"title"`
+	URL   string `yaml:"url"`
+}
+
+// Bank is a loaded, checked question bank.
+type Bank struct {
+	Topics    []*Topic
+	Questions []*Question // sorted by topic order, then id
+	byID      map[string]*Question
+	topicByID map[string]*Topic
+}
+
+// Question returns the question with id.
+func (b *Bank) Question(id string) (*Question, bool) {
+	q, ok := b.byID[id]
+	return q, ok
+}
+
+// Topic returns the topic with id.
+func (b *Bank) Topic(id string) (*Topic, bool) {
+	t, ok := b.topicByID[id]
+	return t, ok
+}
+
+// Langs returns the languages every question is in.
+func (b *Bank) Langs() []examsim.Lang {
+	var out []examsim.Lang
+	for _, l := range examsim.Langs {
+		all := len(b.Questions) > 0
+		for _, q := range b.Questions {
+			if q.Texts[l] == nil {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Text returns the question in lang.
+func (q *Question) Text(lang examsim.Lang) *Text { return q.Texts[lang] }
+
+// Problem is one thing wrong with a bank file.
+type Problem struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d: %s", p.Path, max(p.Line, 1), p.Msg)
+}
+
+// Problems is every problem found in a bank.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// Coverage counts, for each concept of a topic, the questions tagged with it
+// in each language.
+func Coverage(b *Bank, t *Topic) map[string]map[examsim.Lang]int {
+	out := make(map[string]map[examsim.Lang]int, len(t.Concepts))
+	for _, c := range t.Concepts {
+		out[c] = map[examsim.Lang]int{}
+	}
+	for _, q := range b.Questions {
+		if q.Topic != t.ID {
+			continue
+		}
+		for _, c := range q.Concepts {
+			if out[c] == nil {
+				continue
+			}
+			for l := range q.Texts {
+				out[c][l]++
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,234 @@
+package scoring
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DefaultWindow is how many words a pattern's slots may spread over.
+const DefaultWindow = 12
+
+// negLookback is how far before a window a negation still counts, in words:
+// "do not even think about retrying" negates a window that starts at "retrying".
+const negLookback = 3
+
+type polarity int
+
+const (
+	anyPolarity polarity = iota
+	needNegation
+	forbidNegation
+)
+
+// Pattern is one compiled rubric pattern: slots that must all match, in any
+// order, within a window. See questions/FORMAT.md for the syntax.
+type Pattern struct {
+	src      string
+	slots    [][]term // each slot is a list of alternatives
+	window   int      // in units
+	polarity polarity
+}
+
+// term is a word, a prefix or a phrase, as tokens.
+type term struct {
+	toks   []token
+	prefix bool // the last token matches any word that starts with it
+}
+
+// String returns the pattern as written.
+func (p *Pattern) String() string { return p.src }
+
+// CompilePattern parses a pattern. Its errors are sentences fit for a
+// `path:line: problem` report.
+func CompilePattern(src string) (*Pattern, error) {
+	p := &Pattern{src: src, window: DefaultWindow * wordUnits}
+	for _, field := range strings.Fields(src) {
+		switch {
+		case field == "{neg}" || field == "{!neg}":
+			if p.polarity != anyPolarity {
+				return nil, fmt.Errorf("pattern %q: only one {neg} or {!neg} is allowed", src)
+			}
+			p.polarity = needNegation
+			if field == "{!neg}" {
+				p.polarity = forbidNegation
+			}
+		case strings.HasPrefix(field, "~"):
+			n, err := strconv.Atoi(field[1:])
+			if err != nil || n < 1 || n > 50 {
+				return nil, fmt.Errorf("pattern %q: window %q must be ~1 to ~50", src, field)
+			}
+			p.window = n * wordUnits
+		case strings.HasPrefix(field, "{"):
+			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
+		default:
+			var slot []term
+			for _, alt := range strings.Split(field, "|") {
+				t, err := compileTerm(alt)
+				if err != nil {
+					return nil, fmt.Errorf("pattern %q: %v", src, err)
+				}
+				slot = append(slot, t)
+			}
+			p.slots = append(p.slots, slot)
+		}
+	}
+	if len(p.slots) == 0 {
+		return nil, fmt.Errorf("pattern %q has no words to match", src)
+	}
+	return p, nil
+}
+
+func compileTerm(alt string) (term, error) {
+	if alt == "" {
+		return term{}, fmt.Errorf("empty alternative (two | in a row, or | at an end)")
+	}
+	prefix := strings.HasSuffix(alt, "*")
+	body := strings.TrimSuffix(alt, "*")
+	if strings.ContainsAny(body, "*|{}~\"") {
+		return term{}, fmt.Errorf("%q: * may only end a word, and {} ~ \" are not part of words", alt)
+	}
+	toks := tokenize(body)
+	if len(toks) == 0 {
+		return term{}, fmt.Errorf("%q has no letters or digits", alt)
+	}
+	for i := 1; i < len(toks); i++ {
+		if toks[i].pos-toks[i-1].pos >= sentenceBreak {
+			return term{}, fmt.Errorf("%q crosses a sentence end", alt)
+		}
+	}
+	if prefix && toks[len(toks)-1].thai {
+		// Thai matches inside runs of letters anyway; a trailing * adds nothing.
+		prefix = false
+	}
+	return term{toks: toks, prefix: prefix}, nil
+}
+
+// span is where a term matched, in units.
+type span struct{ start, end int }
+
+// matchesAt reports whether t matches the text's tokens starting at i.
+func (t *term) matchesAt(text []token, i int) (span, bool) {
+	if i+len(t.toks) > len(text) {
+		return span{}, false
+	}
+	for k := range t.toks {
+		got := &text[i+k]
+		if k > 0 && got.pos-text[i+k-1].pos > wordUnits {
+			return span{}, false // a phrase may not cross a sentence end
+		}
+		if !sameWord(got, &t.toks[k], t.prefix && k == len(t.toks)-1) {
+			return span{}, false
+		}
+	}
+	return span{text[i].pos, text[i+len(t.toks)-1].pos}, true
+}
+
+// sameWord compares a text token with a pattern token. Diacritics count only
+// when both sides have some: "thu lai" matches "thử lại", "dùng" never
+// matches "đừng".
+func sameWord(got, want *token, prefix bool) bool {
+	if got.thai != want.thai {
+		return false
+	}
+	if prefix {
+		if strings.HasPrefix(got.norm, want.norm) {
+			return true
+		}
+		if (got.plain || want.plain) && strings.HasPrefix(got.fold, want.fold) {
+			return true
+		}
+		if got.latin && want.latin && len(want.fold) >= 5 && len(got.fold) >= len(want.fold)-1 {
+			for n := len(want.fold) - 1; n <= len(want.fold)+1 && n <= len(got.fold); n++ {
+				if osaWithin1(got.fold[:n], want.fold) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if got.norm == want.norm {
+		return true
+	}
+	if (got.plain || want.plain) && got.fold == want.fold {
+		return true
+	}
+	return got.latin && want.latin && len(want.fold) >= 5 && osaWithin1(got.fold, want.fold)
+}
+
+// spans returns where any of a slot's alternatives matches.
+func spans(slot []term, text []token) []span {
+	var out []span
+	for i := range text {
+		for a := range slot {
+			if s, ok := slot[a].matchesAt(text, i); ok {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// match reports whether the pattern matches text, whose negation cues are at
+// negs.
+func (p *Pattern) match(text []token, negs []span) bool {
+	found := make([][]span, len(p.slots))
+	for i, slot := range p.slots {
+		found[i] = spans(slot, text)
+		if len(found[i]) == 0 {
+			return false
+		}
+	}
+	// Every window that can satisfy the pattern starts where some slot matched.
+	for _, starts := range found {
+		for _, s := range starts {
+			end, ok := p.fitsWindow(found, s.start)
+			if !ok {
+				continue
+			}
+			switch p.polarity {
+			case anyPolarity:
+				return true
+			case needNegation:
+				if negatedBetween(negs, s.start-negLookback*wordUnits, end) {
+					return true
+				}
+			case forbidNegation:
+				if !negatedBetween(negs, s.start-negLookback*wordUnits, end) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fitsWindow reports whether every slot has a match inside the window that
+// opens at start, and where the earliest such matches end.
+func (p *Pattern) fitsWindow(found [][]span, start int) (end int, ok bool) {
+	end = start
+	for _, slotSpans := range found {
+		hit := false
+		for _, s := range slotSpans {
+			if s.start >= start && s.end <= start+p.window {
+				hit = true
+				end = max(end, s.end)
+				break
+			}
+		}
+		if !hit {
+			return 0, false
+		}
+	}
+	return end, true
+}
+
+func negatedBetween(negs []span, from, to int) bool {
+	for _, n := range negs {
+		if n.start >= from && n.end <= to {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,189 @@
+package scoring
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/examsim/examsim"
+)
+
+func mustPattern(tb testing.TB, src string) *Pattern {
+	tb.Helper()
+	p, err := CompilePattern(src)
+	if err != nil {
+		tb.Fatalf("compile %q: %v", src, err)
+	}
+	return p
+}
+
+func matches(tb testing.TB, lang examsim.Lang, pattern, text string) bool {
+	tb.Helper()
+	toks := tokenize(text)
+	return mustPattern(tb, pattern).match(toks, negationSpans(lang, toks))
+}
+
+func TestTokenizeSplitsIdentifiersAndFolds(t *testing.T) {
+	var got []string
+	for _, tk := range tokenize("isRetryable=false; attempted_query: ĐÓNG Łącznie don't") {
+		got = append(got, tk.norm+"/"+tk.fold)
+	}
+	want := []string{"is/is", "retryable/retryable", "false/false", "attempted/attempted", "query/query",
+		"đóng/dong", "łącznie/lacznie", "dont/dont"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tokens (-want +got):\n%s", diff)
+	}
+}
+
+func TestPatternMatching(t *testing.T) {
+	tests := []struct {
+		lang    examsim.Lang
+		pattern string
+		text    string
+		want    bool
+	}{
+		// Slots in any order, within the window.
+		{"en", "valid empty", "the result was empty but perfectly valid", true},
+		{"en", "valid empty ~2", "valid, as the tool reported nothing at all, and empty", false},
+		// Phrases in order, identifiers in any spelling.
+		{"en", "attempted_query", "include the attempted query", true},
+		{"en", "attempted_query", "include attemptedQuery", true},
+		{"en", "attempted_query", "the query was attempted", false},
+		{"en", "isRetryable false", "is_retryable is false", true},
+		// Prefixes and typos on long words.
+		{"en", "escalat*", "it should be escalated", true},
+		{"en", "escalate", "just escalte it", true},
+		{"en", "fail", "fial", false}, // under five letters: no typo tolerance
+		{"en", "retry", "rerty", true},
+		{"en", "transient", "it is trasnient", true},
+		// Windows stay inside one sentence.
+		{"en", "retry pointless", "Retry. That was pointless.", false},
+		// Polarity.
+		{"en", "{neg} retr* help*", "retrying won't help here", true},
+		{"en", "{neg} retr* help*", "retrying will help here", false},
+		{"en", "{!neg} more retr*", "add more retries", true},
+		{"en", "{!neg} more retr*", "do not add more retries", false},
+		// Vietnamese: with and without diacritics, and đừng is not dùng.
+		{"vi", "thử lại", "agent nên thu lai", true},
+		{"vi", "thử lại", "agent nên thử lại", true},
+		{"vi", "{neg} thử_lại|retry", "không nên retry nữa", true},
+		{"vi", "{neg} thử_lại|retry", "nên retry thêm", false},
+		{"vi", "{neg} dùng", "đừng dùng retry", true},
+		{"vi", "đừng", "dùng lại", false},
+		{"vi", "đóng", "dong ket noi", true},
+		// Polish: without Polish letters, inflected via prefixes, negation.
+		{"pl", "ponow*", "ponowienie nic nie da", true},
+		{"pl", "ponowić", "trzeba ponowic", true},
+		{"pl", "{neg} ponow*", "nie trzeba ponawiać", true}, // a prefix of five letters tolerates one typo
+		{"pl", "{neg} ponow*", "nie trzeba ponawiać", true},
+		{"pl", "{neg} ponaw*|ponow*", "nie trzeba ponawiać", true},
+		{"pl", "{neg} ponaw*|ponow*", "trzeba ponowić", false},
+		{"pl", "łącznie", "lacznie", true},
+		// Polish "no" means "well": it negates nothing.
+		{"pl", "{neg} ponow*", "no to ponowić", false},
+		// Thai: no spaces, marks are never stripped, English inside.
+		{"th", "ไม่ควร retry", "agentไม่ควรretryซ้ำ", true},
+		{"th", "{neg} retry", "ไม่ต้อง retry", true},
+		{"th", "{neg} retry", "ควร retry ทันที", false},
+		{"th", "ไม่", "ไม้บรรทัด", false},
+		{"th", "ผลลัพธ์ว่าง", "เป็น ผลลัพธ์ ว่าง ที่ถูกต้อง", true},
+	}
+	for _, tt := range tests {
+		if got := matches(t, tt.lang, tt.pattern, tt.text); got != tt.want {
+			t.Errorf("[%s] %q on %q = %v, want %v", tt.lang, tt.pattern, tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestCompilePatternErrors(t *testing.T) {
+	for _, src := range []string{"", "  ", "a||b", "{neg} {!neg} x", "x ~0", "x ~abc", "re*try", "{maybe} x", "!!!"} {
+		if _, err := CompilePattern(src); err == nil {
+			t.Errorf("CompilePattern(%q) should fail", src)
+		}
+	}
+}
+
+// rubricFor builds a rubric with one decisive and one supporting concept and
+// one misconception, each from one pattern.
+func rubricFor(tb testing.TB, lang examsim.Lang, decisive, supporting, conclusion, misconception string) *Rubric {
+	return &Rubric{Version: 1, Lang: lang,
+		Concepts: []Concept{
+			{ID: "decisive", Role: Decisive, Weight: 3, Hint: "d", Patterns: []*Pattern{mustPattern(tb, decisive)}},
+			{ID: "supporting", Role: Supporting, Weight: 2, Hint: "s", Patterns: []*Pattern{mustPattern(tb, supporting)}},
+			{ID: "conclusion", Role: Conclusion, Weight: 1, Hint: "c", Patterns: []*Pattern{mustPattern(tb, conclusion)}},
+		},
+		Misconceptions: []Misconception{{ID: "wrong", Penalty: 40, Why: "w", Patterns: []*Pattern{mustPattern(tb, misconception)}}},
+	}
+}
+
+func TestBandsInEveryLanguage(t *testing.T) {
+	rubrics := map[examsim.Lang]*Rubric{
+		"en": rubricFor(t, "en", "valid empty|no_match*", "{neg} retr* help*|change*", "answer_d|option_d", "{!neg} more|increase retr*"),
+		"vi": rubricFor(t, "vi", "kết_quả_rỗng|rỗng_hợp_lệ", "{neg} thử_lại|retry giúp|ích", "đáp_án_d", "{!neg} tăng|thêm retry|thử_lại"),
+		"pl": rubricFor(t, "pl", "prawidłow* pust*", "{neg} ponaw*|ponow* pomoż*|pomog*|pomaga", "odpowiedź_d", "{!neg} więcej ponowień|prób"),
+		"th": rubricFor(t, "th", "ผลลัพธ์ว่าง", "{neg} retry|ลองใหม่ ช่วย", "ข้อd|ตอบd", "{!neg} เพิ่ม retry|จำนวน"),
+	}
+	tests := []struct {
+		lang  examsim.Lang
+		text  string
+		band  int
+		score int
+	}{
+		{"en", "It is a valid empty result, so retrying won't help.", 3, 83},
+		{"en", "The tool returned a valid empty result.", 2, 50},
+		{"en", "Answer D.", 1, 17},
+		{"en", "It is a valid empty result, we need more retries.", 0, 10},
+		{"en", "lorem ipsum", 0, 0},
+		{"vi", "Đây là kết quả rỗng hợp lệ, retry không giúp gì.", 3, 83},
+		{"vi", "day la ket qua rong hop le, retry khong giup gi", 3, 83},
+		{"vi", "Đây là kết quả rỗng.", 2, 50},
+		{"vi", "Chọn đáp án D.", 1, 17},
+		{"vi", "Kết quả rỗng, cần tăng số lần retry.", 0, 10},
+		{"pl", "To prawidłowy pusty wynik, ponowienie nie pomoże.", 3, 83},
+		{"pl", "To prawidlowy pusty wynik, ponowienie nie pomoze.", 3, 83},
+		{"pl", "To prawidłowy pusty wynik.", 2, 50},
+		{"pl", "Odpowiedź D.", 1, 17},
+		{"pl", "Pusty wynik jest prawidłowy, ale potrzeba więcej prób.", 0, 10},
+		{"th", "นี่คือผลลัพธ์ว่างที่ถูกต้อง retry ไม่ช่วยอะไร", 3, 83},
+		{"th", "เป็นผลลัพธ์ว่าง", 2, 50},
+		{"th", "ตอบ D", 1, 17},
+		{"th", "ผลลัพธ์ว่าง ต้องเพิ่มจำนวน retry", 0, 10},
+	}
+	for _, tt := range tests {
+		res, err := rubrics[tt.lang].Score(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Band != tt.band || res.Score != tt.score {
+			t.Errorf("[%s] %q: band %d score %d, want band %d score %d (%+v)", tt.lang, tt.text, res.Band, res.Score, tt.band, tt.score, res)
+		}
+	}
+}
+
+func TestScoreRejectsTooLong(t *testing.T) {
+	r := rubricFor(t, "en", "a", "b", "c", "d")
+	_, err := r.Score(strings.Repeat("x", MaxExplanation+1))
+	if examsim.ErrorCode(err) != examsim.ETOOLARGE {
+		t.Fatalf("err = %v, want ETOOLARGE", err)
+	}
+	if _, err := r.Score(strings.Repeat("é", MaxExplanation)); err != nil {
+		t.Fatalf("exactly at the limit (in characters, not bytes) should pass: %v", err)
+	}
+}
+
+func TestOSAWithin1(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"escalate", "escalate", true}, {"escalte", "escalate", true}, {"escalatee", "escalate", true},
+		{"escaltae", "escalate", true}, {"esclaate", "escalate", true}, {"escxlatx", "escalate", false},
+		{"escal", "escalate", false}, {"", "a", true}, {"ab", "ba", true}, {"abc", "cba", false},
+	}
+	for _, tt := range tests {
+		if got := osaWithin1(tt.a, tt.b); got != tt.want {
+			t.Errorf("osaWithin1(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/examsim/examsim"
+)
+
+// AttemptService is the SQLite implementation of examsim.AttemptService.
+type AttemptService struct{ db *DB }
+
+// NewAttemptService returns an AttemptService on db.
+func NewAttemptService(db *DB) *AttemptService { return &AttemptService{db: db} }
+
+var _ examsim.AttemptService = (*AttemptService)(nil)
+
+func (s *AttemptService) CreateAttempt(ctx context.Context, a *examsim.Attempt) error {
+	if a.CreatedAt.IsZero() {
+		a.CreatedAt = s.db.now()
+	}
+	concepts, _ := json.Marshal(nonNil(a.Concepts))
+	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
+	res, err := s.db.db.ExecContext(ctx, `INSERT INTO attempts
+		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, a.Score, a.Band,
+		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano))
+	if err != nil {
+		return dbError(err)
+	}
+	a.ID, _ = res.LastInsertId()
+	return nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+const attemptColumns = `id, learner_id, question_id, lang, choice, correct, explanation, score, band,
+	concepts, misconceptions, rubric_version, created_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanAttempt(row scanner) (*examsim.Attempt, error) {
+	var a examsim.Attempt
+	var lang, concepts, miscon, created string
+	if err := row.Scan(&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
+		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created); err != nil {
+		return nil, err
+	}
+	a.Lang = examsim.Lang(lang)
+	json.Unmarshal([]byte(concepts), &a.Concepts)
+	json.Unmarshal([]byte(miscon), &a.Misconceptions)
+	a.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	return &a, nil
+}
+
+// ListAttempts returns a learner's attempts, newest first.
+func (s *AttemptService) ListAttempts(ctx context.Context, learnerID int64, limit int) ([]*examsim.Attempt, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE learner_id = ? ORDER BY id DESC LIMIT ?`,
+		learnerID, limit)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []*examsim.Attempt
+	for rows.Next() {
+		a, err := scanAttempt(rows)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		out = append(out, a)
+	}
+	return out, dbError(rows.Err())
+}
+
+// FindAttempt returns one attempt by id.
+func (s *AttemptService) FindAttempt(ctx context.Context, id int64) (*examsim.Attempt, error) {
+	a, err := scanAttempt(s.db.db.QueryRowContext(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE id = ?`, id))
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, examsim.Errorf(examsim.ENOTFOUND, "error.attempt_not_found")
+		}
+		return nil, dbError(err)
+	}
+	return a, nil
+}

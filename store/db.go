@@ -1,0 +1,141 @@
+// Package store owns persistence: the one place that opens the SQLite
+// database, its embedded migrations, and the SQLite implementations of the
+// domain's services.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the database/sql driver "sqlite3"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is the application's SQLite database.
+type DB struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// Open opens (creating if needed) and migrates the database at path.
+// ":memory:" gives a private in-memory database, for tests.
+//
+// WAL lets readers run beside the writer; synchronous=FULL makes every
+// acknowledged commit survive a crash or power loss; the busy timeout lets a
+// writer wait for another instead of failing.
+func Open(ctx context.Context, path string) (*DB, error) {
+	q := url.Values{}
+	q.Set("_foreign_keys", "on")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_synchronous", "FULL")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + path + "?" + q.Encode()
+	if path == ":memory:" {
+		// One connection, or each would see its own empty database.
+		dsn = "file::memory:?" + q.Encode()
+	} else {
+		q.Set("_journal_mode", "WAL")
+		dsn = "file:" + path + "?" + q.Encode()
+	}
+	sqlDB, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if path == ":memory:" {
+		sqlDB.SetMaxOpenConns(1)
+	}
+	db := &DB{db: sqlDB, now: func() time.Time { return time.Now().UTC() }}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.db.Close() }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.db.PingContext(ctx) }
+
+// migrate applies each embedded migration not yet recorded, in name order,
+// each in its own transaction together with its record.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("store: migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := db.migrateFile(ctx, name); err != nil {
+			return fmt.Errorf("store: migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) migrateFile(ctx context.Context, name string) error {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := fs.ReadFile(migrations, name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied_at) VALUES (?, ?)`, name, db.now().Format(time.RFC3339)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Secret returns the named random secret, making it on first use, so cookies
+// signed before a restart stay valid after it.
+func (db *DB) Secret(ctx context.Context, name string) ([]byte, error) {
+	var v []byte
+	err := db.db.QueryRowContext(ctx, `SELECT value FROM secrets WHERE name = ?`, name).Scan(&v)
+	if err == nil {
+		return v, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("store: secret %s: %w", name, err)
+	}
+	v = make([]byte, 32)
+	rand.Read(v)
+	if _, err := db.db.ExecContext(ctx, `INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`, name, v); err != nil {
+		return nil, fmt.Errorf("store: secret %s: %w", name, err)
+	}
+	// Another process may have won the race; read back whichever is stored.
+	if err := db.db.QueryRowContext(ctx, `SELECT value FROM secrets WHERE name = ?`, name).Scan(&v); err != nil {
+		return nil, fmt.Errorf("store: secret %s: %w", name, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mattn/go-sqlite3"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/examsim/examsim"
+)
+
+// Password and username rules, checked before anything is stored.
+const (
+	MinPassword = 8
+	MaxPassword = 72 // bcrypt reads no further
+)
+
+var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}_.-]{3,32}$`)
+
+// LearnerService is the SQLite implementation of examsim.LearnerService.
+type LearnerService struct{ db *DB }
+
+// NewLearnerService returns a LearnerService on db.
+func NewLearnerService(db *DB) *LearnerService { return &LearnerService{db: db} }
+
+var _ examsim.LearnerService = (*LearnerService)(nil)
+
+func (s *LearnerService) CreateAnonymous(ctx context.Context) (*examsim.Learner, error) {
+	now := s.db.now()
+	res, err := s.db.db.ExecContext(ctx, `INSERT INTO learners (role, created_at) VALUES ('learner', ?)`, now.Format(time.RFC3339))
+	if err != nil {
+		return nil, dbError(err)
+	}
+	id, _ := res.LastInsertId()
+	return &examsim.Learner{ID: id, Role: examsim.RoleLearner, CreatedAt: now}, nil
+}
+
+func (s *LearnerService) FindLearner(ctx context.Context, id int64) (*examsim.Learner, error) {
+	return s.scanOne(ctx, `WHERE id = ?`, id)
+}
+
+func (s *LearnerService) scanOne(ctx context.Context, where string, arg any) (*examsim.Learner, error) {
+	var l examsim.Learner
+	var username sql.NullString
+	var created string
+	err := s.db.db.QueryRowContext(ctx, `SELECT id, username, role, created_at FROM learners `+where, arg).
+		Scan(&l.ID, &username, &l.Role, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	l.Username = username.String
+	l.CreatedAt, _ = time.Parse(time.RFC3339, created)
+	return &l, nil
+}
+
+// ValidateCredentials checks a username and password against the rules.
+func ValidateCredentials(username, password string) error {
+	if !usernamePattern.MatchString(username) {
+		return examsim.Errorf(examsim.EINVALID, "error.username_format")
+	}
+	if n := utf8.RuneCountInString(password); n < MinPassword || len(password) > MaxPassword {
+		return examsim.Errorf(examsim.EINVALID, "error.password_length", "Min", MinPassword, "Max", MaxPassword)
+	}
+	return nil
+}
+
+func (s *LearnerService) Register(ctx context.Context, id int64, username, password string) (*examsim.Learner, error) {
+	username = strings.TrimSpace(username)
+	if err := ValidateCredentials(username, password); err != nil {
+		return nil, err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.db.db.ExecContext(ctx,
+		`UPDATE learners SET username = ?, password_hash = ? WHERE id = ? AND username IS NULL`, username, string(hash), id)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, examsim.Errorf(examsim.ECONFLICT, "error.already_registered")
+	}
+	return s.FindLearner(ctx, id)
+}
+
+// Authenticate returns the learner with these credentials. A wrong username
+// and a wrong password fail alike, so neither can be probed.
+func (s *LearnerService) Authenticate(ctx context.Context, username, password string) (*examsim.Learner, error) {
+	var id int64
+	var hash string
+	err := s.db.db.QueryRowContext(ctx, `SELECT id, password_hash FROM learners WHERE username = ? AND password_hash IS NOT NULL`,
+		strings.TrimSpace(username)).Scan(&id, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		// Spend the same time as a real check.
+		bcrypt.CompareHashAndPassword([]byte("$2a$10$7EqJtq98hPqEX7fNZaFWoOhi5BWX4Z0j5mJY6o2SkBuH3b/CZ8yBW"), []byte(password))
+		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
+	}
+	return s.FindLearner(ctx, id)
+}
+
+// MergeAnonymous moves everything an anonymous learner did to the account
+// they just logged in to, and removes the anonymous learner.
+func (s *LearnerService) MergeAnonymous(ctx context.Context, anonID, intoID int64) error {
+	if anonID == intoID {
+		return nil
+	}
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	var username sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT username FROM learners WHERE id = ?`, anonID).Scan(&username); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return dbError(err)
+	}
+	if username.Valid {
+		return nil // not anonymous: never merge one account into another
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE attempts SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+		return dbError(err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM learners WHERE id = ?`, anonID); err != nil {
+		return dbError(err)
+	}
+	return dbError(tx.Commit())
+}
+
+// dbError turns driver errors into application errors: a taken unique value
+// is a conflict, a busy or full database is worth a retry later.
+func dbError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch {
+		case se.ExtendedCode == sqlite3.ErrConstraintUnique:
+			return examsim.Errorf(examsim.ECONFLICT, "error.username_taken")
+		case se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked || se.Code == sqlite3.ErrFull:
+			return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable", Detail: err.Error()}
+		case se.Code == sqlite3.ErrReadonly:
+			return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable", Detail: err.Error()}
+		}
+	}
+	return &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}
+}

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+)
+
+// statusOf maps error codes to HTTP statuses: the one place this happens.
+var statusOf = map[examsim.Code]int{
+	examsim.EINVALID:      http.StatusBadRequest,
+	examsim.ENOTFOUND:     http.StatusNotFound,
+	examsim.ECONFLICT:     http.StatusConflict,
+	examsim.EUNAUTHORIZED: http.StatusUnauthorized,
+	examsim.EFORBIDDEN:    http.StatusForbidden,
+	examsim.ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	examsim.ERATELIMIT:    http.StatusTooManyRequests,
+	examsim.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	examsim.EINTERNAL:     http.StatusInternalServerError,
+}
+
+// codeOfStatus maps echo's own errors (unknown route, wrong method, body too
+// large) back to our codes.
+func codeOfStatus(status int) examsim.Code {
+	for code, s := range statusOf {
+		if s == status && code != examsim.EINVALID {
+			return code
+		}
+	}
+	if status == http.StatusMethodNotAllowed || status < 500 {
+		return examsim.EINVALID
+	}
+	return examsim.EINTERNAL
+}
+
+// errorView is what a learner or client is told about a failure: what
+// failed, whether retrying helps, and what to do instead.
+type errorView struct {
+	Status    int
+	Code      examsim.Code
+	Category  examsim.Category
+	Retryable bool
+	Message   string
+	Hint      string
+	// OfferLanguages lists the languages there are, for an unknown ?lang=.
+	OfferLanguages bool
+}
+
+// handleError is echo's HTTPErrorHandler: it turns any error a handler
+// returns into a page (or JSON for API clients) in the learner's language.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var appErr *examsim.Error
+	var httpErr *echo.HTTPError
+	switch {
+	case errors.As(err, &appErr):
+	case errors.As(err, &httpErr):
+		code := codeOfStatus(httpErr.Code)
+		msg := "error.internal"
+		switch httpErr.Code {
+		case http.StatusNotFound:
+			msg = "error.page_not_found"
+		case http.StatusMethodNotAllowed:
+			msg = "error.method_not_allowed"
+		case http.StatusRequestEntityTooLarge:
+			msg = "error.request_too_large"
+		case http.StatusBadRequest:
+			msg = "error.bad_request"
+		}
+		appErr = &examsim.Error{Code: code, Message: msg, Detail: err.Error()}
+	default:
+		appErr = &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}
+	}
+	status := statusOf[appErr.Code]
+	if status >= 500 {
+		s.Logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+
+	p := pageOf(c)
+	if p.Catalog == nil {
+		p.Catalog = s.Catalog // the error came before the language was chosen
+	}
+	args := make([]any, 0, 2*len(appErr.Args))
+	for k, v := range appErr.Args {
+		args = append(args, k, v)
+	}
+	v := errorView{
+		Status: status, Code: appErr.Code, Category: appErr.Code.Category(), Retryable: appErr.Code.Retryable(),
+		Message:        p.Catalog.T(p.Lang, appErr.Message, args...),
+		Hint:           p.Catalog.T(p.Lang, "hint."+string(appErr.Code)),
+		OfferLanguages: appErr.Message == "error.unknown_language",
+	}
+	if wantsJSON(c) {
+		c.JSON(status, map[string]any{"error": map[string]any{
+			"code": v.Code, "errorCategory": v.Category, "isRetryable": v.Retryable,
+			"description": v.Message, "hint": v.Hint,
+		}})
+		return
+	}
+	if err := Render(c, status, ErrorPage(v)); err != nil {
+		s.Logger.Error("rendering the error page", "err", err)
+	}
+}
+
+func wantsJSON(c echo.Context) bool {
+	accept := c.Request().Header.Get("Accept")
+	return strings.HasPrefix(c.Path(), "/healthz") || (strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html"))
+}

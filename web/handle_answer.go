@@ -1,0 +1,60 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/scoring"
+)
+
+// handleAnswer scores and stores an answer, then shows its result. Bad
+// input re-shows the form with the learner's text intact.
+func (s *Server) handleAnswer(c echo.Context) error {
+	q, err := s.question(c)
+	if err != nil {
+		return err
+	}
+	p := pageOf(c)
+	tx := s.text(c, q)
+	form := answerForm{Choice: c.FormValue("choice"), Explanation: strings.TrimSpace(c.FormValue("explanation"))}
+
+	letters := make([]string, len(tx.Options))
+	for i, o := range tx.Options {
+		letters[i] = o.Letter
+	}
+	switch {
+	case form.Choice == "":
+		form.Error = p.Catalog.T(p.Lang, "practice.error_no_choice")
+	case !slices.Contains(letters, form.Choice):
+		form.Error = p.Catalog.T(p.Lang, "practice.error_bad_choice", "Choice", form.Choice)
+		form.Choice = ""
+	case scoring.CheckLength(form.Explanation) != nil:
+		form.Error = p.Catalog.T(p.Lang, "error.explanation_too_long", "Max", scoring.MaxExplanation)
+	}
+	if form.Error != "" {
+		return Render(c, http.StatusUnprocessableEntity, QuestionPage(q, tx, form))
+	}
+
+	res, err := tx.Rubric.Score(form.Explanation)
+	if err != nil {
+		return err
+	}
+	learner, err := s.ensureLearner(c)
+	if err != nil {
+		return err
+	}
+	a := &examsim.Attempt{
+		LearnerID: learner.ID, QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
+		Explanation: form.Explanation, Score: res.Score, Band: res.Band, Concepts: res.Hits(),
+		Misconceptions: res.MisconceptionIDs(), RubricVersion: tx.Rubric.Version,
+	}
+	if err := s.Attempts.CreateAttempt(c.Request().Context(), a); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/attempts/"+strconv.FormatInt(a.ID, 10))
+}

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/questions"
+)
+
+// Page is what every component knows about the request it renders for.
+type Page struct {
+	Lang    examsim.Lang
+	Catalog *i18n.Catalog
+	Bank    *questions.Bank
+	Learner *examsim.Learner // nil until the visitor does something worth keeping
+	CSRF    string
+	URL     *url.URL
+}
+
+type pageKey struct{}
+
+// pageOf returns the request's Page, making it on first use.
+func pageOf(c echo.Context) *Page {
+	if p, ok := c.Get("page").(*Page); ok {
+		return p
+	}
+	p := &Page{Lang: examsim.English, URL: c.Request().URL}
+	c.Set("page", p)
+	return p
+}
+
+// page returns the Page a component renders for.
+func page(ctx context.Context) *Page {
+	if p, ok := ctx.Value(pageKey{}).(*Page); ok {
+		return p
+	}
+	return &Page{Lang: examsim.English, URL: &url.URL{Path: "/"}}
+}
+
+// t translates a message id for the page being rendered.
+func t(ctx context.Context, id string, kv ...any) string {
+	p := page(ctx)
+	if p.Catalog == nil {
+		return id
+	}
+	return p.Catalog.T(p.Lang, id, kv...)
+}
+
+// tn translates a message with plural forms.
+func tn(ctx context.Context, id string, n int, kv ...any) string {
+	p := page(ctx)
+	if p.Catalog == nil {
+		return id
+	}
+	return p.Catalog.N(p.Lang, id, n, kv...)
+}
+
+// Render writes a component as the response, with the request's Page.
+func Render(c echo.Context, status int, cmp templ.Component) error {
+	p := pageOf(c)
+	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+		p.CSRF = tok
+	}
+	ctx := context.WithValue(c.Request().Context(), pageKey{}, p)
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	c.Response().WriteHeader(status)
+	return cmp.Render(ctx, c.Response())
+}
+
+const langCookie = "examsim_lang"
+
+// withLanguage picks the page language: ?lang= (kept in a cookie), else the
+// cookie, else Accept-Language, else English. An unknown ?lang= is refused
+// with a page that offers the languages there are.
+func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		p := pageOf(c)
+		p.Catalog = s.Catalog
+		p.Bank = s.Bank
+		p.Lang = i18n.Negotiate(c.Request().Header.Get("Accept-Language"))
+		if ck, err := c.Cookie(langCookie); err == nil {
+			if l, ok := examsim.ParseLang(ck.Value); ok {
+				p.Lang = l
+			}
+		}
+		if q := c.QueryParam("lang"); q != "" {
+			l, ok := examsim.ParseLang(q)
+			if !ok {
+				return examsim.Errorf(examsim.EINVALID, "error.unknown_language", "Lang", q)
+			}
+			p.Lang = l
+			c.SetCookie(&http.Cookie{Name: langCookie, Value: string(l), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second),
+				HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
+		}
+		c.Response().Header().Set("Content-Language", string(p.Lang))
+		c.Response().Header().Add("Vary", "Accept-Language, Cookie")
+		return next(c)
+	}
+}
+
+// langURL returns the current URL switched to another language.
+func langURL(u *url.URL, l examsim.Lang) string {
+	q := u.Query()
+	q.Set("lang", string(l))
+	return u.Path + "?" + q.Encode()
+}
