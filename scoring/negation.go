@@ -30,6 +30,11 @@ var negationCues = func() map[examsim.Lang][]term {
 			if err != nil {
 				panic("scoring: bad negation cue " + w + ": " + err.Error())
 			}
+			// "agent" is one typo from "arent": negations match exactly.
+			t.exact = true
+			if w == "อย่า" {
+				t.notBefore = []string{"ง"}
+			}
 			out[lang] = append(out[lang], t)
 		}
 	}
@@ -37,10 +42,10 @@ var negationCues = func() map[examsim.Lang][]term {
 }()
 
 // negationSpans returns where the text negates something.
-func negationSpans(lang examsim.Lang, toks []token) []span {
+func negationSpans(lang examsim.Lang, x *textIndex) []span {
 	cues := negationCues[lang]
 	if cues == nil {
 		cues = negationCues[examsim.English]
 	}
-	return spans(cues, toks)
+	return spans(cues, x)
 }

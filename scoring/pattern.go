@@ -34,6 +34,10 @@ type Pattern struct {
 type term struct {
 	toks   []token
 	prefix bool // the last token matches any word that starts with it
+	exact  bool // no typo tolerance: for short function words such as negations
+	// notBefore lists letters that may not follow a match: Thai อย่า ("don't")
+	// must not be read inside อย่าง ("like", "-ly").
+	notBefore []string
 }
 
 // String returns the pattern as written.
@@ -108,17 +112,24 @@ func compileTerm(alt string) (term, error) {
 type span struct{ start, end int }
 
 // matchesAt reports whether t matches the text's tokens starting at i.
-func (t *term) matchesAt(text []token, i int) (span, bool) {
+func (t *term) matchesAt(x *textIndex, i int) (span, bool) {
+	text := x.toks
 	if i+len(t.toks) > len(text) {
 		return span{}, false
 	}
 	for k := range t.toks {
-		got := &text[i+k]
-		if k > 0 && got.pos-text[i+k-1].pos > wordUnits {
+		if k > 0 && text[i+k].pos-text[i+k-1].pos > wordUnits {
 			return span{}, false // a phrase may not cross a sentence end
 		}
-		if !sameWord(got, &t.toks[k], t.prefix && k == len(t.toks)-1) {
+		if !x.mask(&t.toks[k], t.prefix && k == len(t.toks)-1, t.exact)[i+k] {
 			return span{}, false
+		}
+	}
+	if next := i + len(t.toks); next < len(text) && len(t.notBefore) > 0 {
+		for _, nb := range t.notBefore {
+			if text[next].norm == nb {
+				return span{}, false
+			}
 		}
 	}
 	return span{text[i].pos, text[i+len(t.toks)-1].pos}, true
@@ -127,7 +138,7 @@ func (t *term) matchesAt(text []token, i int) (span, bool) {
 // sameWord compares a text token with a pattern token. Diacritics count only
 // when both sides have some: "thu lai" matches "thử lại", "dùng" never
 // matches "đừng".
-func sameWord(got, want *token, prefix bool) bool {
+func sameWord(got, want *token, prefix, exact bool) bool {
 	if got.thai != want.thai {
 		return false
 	}
@@ -138,7 +149,7 @@ func sameWord(got, want *token, prefix bool) bool {
 		if (got.plain || want.plain) && strings.HasPrefix(got.fold, want.fold) {
 			return true
 		}
-		if got.latin && want.latin && len(want.fold) >= 5 && len(got.fold) >= len(want.fold)-1 {
+		if !exact && got.latin && want.latin && len(want.fold) >= 5 && len(got.fold) >= len(want.fold)-1 {
 			for n := len(want.fold) - 1; n <= len(want.fold)+1 && n <= len(got.fold); n++ {
 				if osaWithin1(got.fold[:n], want.fold) {
 					return true
@@ -153,17 +164,17 @@ func sameWord(got, want *token, prefix bool) bool {
 	if (got.plain || want.plain) && got.fold == want.fold {
 		return true
 	}
-	return got.latin && want.latin && len(want.fold) >= 5 && osaWithin1(got.fold, want.fold)
+	return !exact && got.latin && want.latin && len(want.fold) >= 5 && osaWithin1(got.fold, want.fold)
 }
 
 // spans returns where any of a slot's alternatives matches.
-func spans(slot []term, text []token) []span {
+func spans(slot []term, x *textIndex) []span {
 	var out []span
-	for i := range text {
-		for a := range slot {
-			if s, ok := slot[a].matchesAt(text, i); ok {
+	for a := range slot {
+		first := &slot[a].toks[0]
+		for _, i := range x.indices(first, slot[a].prefix && len(slot[a].toks) == 1, slot[a].exact) {
+			if s, ok := slot[a].matchesAt(x, i); ok {
 				out = append(out, s)
-				break
 			}
 		}
 	}
@@ -172,10 +183,10 @@ func spans(slot []term, text []token) []span {
 
 // match reports whether the pattern matches text, whose negation cues are at
 // negs.
-func (p *Pattern) match(text []token, negs []span) bool {
+func (p *Pattern) match(x *textIndex, negs []span) bool {
 	found := make([][]span, len(p.slots))
 	for i, slot := range p.slots {
-		found[i] = spans(slot, text)
+		found[i] = spans(slot, x)
 		if len(found[i]) == 0 {
 			return false
 		}

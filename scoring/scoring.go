@@ -116,14 +116,14 @@ func (r *Rubric) Score(text string) (Result, error) {
 	if err := CheckLength(text); err != nil {
 		return Result{}, err
 	}
-	toks := tokenize(text)
-	negs := negationSpans(r.Lang, toks)
+	x := newTextIndex(tokenize(text))
+	negs := negationSpans(r.Lang, x)
 
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
 	total, hit := 0, 0
 	decisiveAll, supporting, anyHit := true, false, false
 	for i, c := range r.Concepts {
-		ok := anyMatch(c.Patterns, toks, negs)
+		ok := anyMatch(c.Patterns, x, negs)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint}
 		total += c.Weight
 		if ok {
@@ -136,7 +136,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 	}
 	penalty := 0
 	for _, m := range r.Misconceptions {
-		if anyMatch(m.Patterns, toks, negs) {
+		if anyMatch(m.Patterns, x, negs) {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why})
 			penalty += m.Penalty
 		}
@@ -159,9 +159,9 @@ func (r *Rubric) Score(text string) (Result, error) {
 	return res, nil
 }
 
-func anyMatch(ps []*Pattern, toks []token, negs []span) bool {
+func anyMatch(ps []*Pattern, x *textIndex, negs []span) bool {
 	for _, p := range ps {
-		if p.match(toks, negs) {
+		if p.match(x, negs) {
 			return true
 		}
 	}

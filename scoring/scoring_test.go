@@ -20,8 +20,8 @@ func mustPattern(tb testing.TB, src string) *Pattern {
 
 func matches(tb testing.TB, lang examsim.Lang, pattern, text string) bool {
 	tb.Helper()
-	toks := tokenize(text)
-	return mustPattern(tb, pattern).match(toks, negationSpans(lang, toks))
+	x := newTextIndex(tokenize(text))
+	return mustPattern(tb, pattern).match(x, negationSpans(lang, x))
 }
 
 func TestTokenizeSplitsIdentifiersAndFolds(t *testing.T) {
@@ -87,6 +87,11 @@ func TestPatternMatching(t *testing.T) {
 		{"th", "{neg} retry", "ไม่ต้อง retry", true},
 		{"th", "{neg} retry", "ควร retry ทันที", false},
 		{"th", "ไม่", "ไม้บรรทัด", false},
+		{"th", "{!neg} ลดยอด", "ตัวอย่างเช่น ลดยอด", true}, // อย่าง is not อย่า
+		{"th", "{!neg} ลดยอด", "อย่า ลดยอด", false},
+		// A word one typo from a negation is not a negation.
+		{"en", "{!neg} lower refund", "the agent should lower the refund", true},
+		{"en", "{neg} retr*", "either retry", false},
 		{"th", "ผลลัพธ์ว่าง", "เป็น ผลลัพธ์ ว่าง ที่ถูกต้อง", true},
 	}
 	for _, tt := range tests {

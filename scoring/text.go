@@ -46,7 +46,7 @@ func tokenize(text string) []token {
 		if len(word) == 0 {
 			return
 		}
-		n := caser.String(string(word))
+		n := foldCase(caser, word)
 		f := foldDiacritics(n)
 		toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: isLatin(f), pos: pos})
 		pos += wordUnits
@@ -76,6 +76,24 @@ func tokenize(text string) []token {
 	}
 	flush()
 	return toks
+}
+
+// foldCase folds a word's case, without the cost of a transformer for the
+// plain ASCII words that most explanations are made of.
+func foldCase(caser cases.Caser, word []rune) string {
+	for _, r := range word {
+		if r >= utf8.RuneSelf {
+			return caser.String(string(word))
+		}
+	}
+	b := make([]byte, len(word))
+	for i, r := range word {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		b[i] = byte(r)
+	}
+	return string(b)
 }
 
 // endsSentence reports whether the rune at i closes a sentence. A full stop

@@ -92,3 +92,41 @@ func (s *AttemptService) FindAttempt(ctx context.Context, id int64) (*examsim.At
 	}
 	return a, nil
 }
+
+// EachAttempt calls fn for every attempt, oldest first, outside any
+// transaction, so fn may write.
+func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attempt) error) error {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM attempts ORDER BY id`)
+	if err != nil {
+		return dbError(err)
+	}
+	var all []*examsim.Attempt
+	for rows.Next() {
+		a, err := scanAttempt(rows)
+		if err != nil {
+			rows.Close()
+			return dbError(err)
+		}
+		all = append(all, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return dbError(err)
+	}
+	for _, a := range all {
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpdateScore replaces an attempt's score with a new verdict of the rubric
+// version it records.
+func (s *AttemptService) UpdateScore(ctx context.Context, a *examsim.Attempt) error {
+	concepts, _ := json.Marshal(nonNil(a.Concepts))
+	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
+	_, err := s.db.db.ExecContext(ctx, `UPDATE attempts SET score = ?, band = ?, concepts = ?, misconceptions = ?, rubric_version = ? WHERE id = ?`,
+		a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion, a.ID)
+	return dbError(err)
+}

@@ -19,6 +19,7 @@ Usage:
   examsim questions check [DIR]
   examsim questions stats [DIR]
   examsim score --question ID --lang LANG   (explanation on stdin)
+  examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes)
 
 Run "examsim COMMAND --help" for a command's flags.
 `
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	case "score":
 		return runScore(args[1:], stdin, stdout, stderr)
+	case "rescore":
+		return runRescore(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
+)
+
+func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestQuestionsCheckEmbedded(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "questions", "check")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(out), "questions, languages: en pl th vi") {
+		t.Errorf("summary = %q", out)
+	}
+}
+
+// copyBank copies the embedded bank's seeded question and topic into dir so
+// a test can break it.
+func writeBrokenBank(t *testing.T) string {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "questions", "bank", "structured-errors")
+	dst := filepath.Join(dir, "structured-errors")
+	for _, rel := range []string{"topic.yaml", "lesson.en.md", "lesson.vi.md", "lesson.pl.md", "lesson.th.md",
+		"malformed-order-id/question.yaml", "malformed-order-id/en.md", "malformed-order-id/vi.md", "malformed-order-id/pl.md"} {
+		data, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel == "malformed-order-id/en.md" {
+			data = bytes.Replace(data, []byte("## A"), []byte("## X"), 1)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755)
+		os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	}
+	return dir
+}
+
+func TestQuestionsCheckListsEveryProblem(t *testing.T) {
+	dir := writeBrokenBank(t)
+	code, out, _ := runCmd(t, "", "questions", "check", dir)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	for _, want := range []string{
+		dir + "/structured-errors/malformed-order-id/question.yaml:1: th.md is missing",
+		dir + "/structured-errors/malformed-order-id/en.md:",
+		`option heading "X": expected ## A`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, errOut := runCmd(t, "", "serve", "--questions", dir, "--db", filepath.Join(t.TempDir(), "x.db")); code != 1 || !strings.Contains(errOut, "th.md is missing") {
+		t.Errorf("serve on a broken bank: exit %d, %s", code, errOut)
+	}
+}
+
+func TestScoreContract(t *testing.T) {
+	code, out, errOut := runCmd(t, "It is a validation error: isRetryable is false because the same malformed id fails every time; reformat it as #NNNNN and call again.",
+		"score", "--question", "malformed-order-id", "--lang", "en")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Question string `json:"question"`
+		Lang     string `json:"lang"`
+		Score    *int   `json:"score"`
+		Band     *int   `json:"band"`
+		Concepts []struct {
+			ID  string `json:"id"`
+			Hit *bool  `json:"hit"`
+		} `json:"concepts"`
+		Misconceptions []string `json:"misconceptions"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got.Question != "malformed-order-id" || got.Lang != "en" || got.Score == nil || got.Band == nil ||
+		len(got.Concepts) == 0 || got.Concepts[0].Hit == nil || got.Misconceptions == nil {
+		t.Fatalf("contract broken: %s", out)
+	}
+	if *got.Band < 2 {
+		t.Errorf("a sound explanation got band %d: %s", *got.Band, out)
+	}
+
+	for _, args := range [][]string{
+		{"score", "--question", "no-such-question", "--lang", "en"},
+		{"score", "--question", "malformed-order-id", "--lang", "fr"},
+	} {
+		if code, _, errOut := runCmd(t, "x", args...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runCmd(t, strings.Repeat("x", 5000), "score", "--question", "malformed-order-id"); code != 2 || !strings.Contains(errOut, "4000") {
+		t.Errorf("too long: exit %d, %q", code, errOut)
+	}
+}
+
+func TestRescoreUpdatesOldRubricVersions(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
+	as := store.NewAttemptService(db)
+	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true,
+		Explanation: "validation error, isRetryable false, fix the format #NNNNN", Score: 0, Band: 0, RubricVersion: 0}
+	as.CreateAttempt(ctx, old)
+	db.Close()
+
+	code, out, errOut := runCmd(t, "", "rescore", "--db", path)
+	if code != 0 || !strings.HasPrefix(out, "rescored 1 of 1") {
+		t.Fatalf("rescore: exit %d %q %q", code, out, errOut)
+	}
+	db, _ = store.Open(ctx, path)
+	defer db.Close()
+	got, _ := store.NewAttemptService(db).FindAttempt(ctx, old.ID)
+	if got.RubricVersion == 0 || got.Band == 0 || len(got.Concepts) == 0 {
+		t.Errorf("attempt not re-scored: %+v", got)
+	}
+	if code, out, _ := runCmd(t, "", "rescore", "--db", path); code != 0 || !strings.HasPrefix(out, "rescored 0 of 1") {
+		t.Errorf("second rescore should change nothing: %q", out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"bogus"}, {"questions"}, {"questions", "bogus"}, {"serve", "--nope"}} {
+		if code, _, errOut := runCmd(t, "", args...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
