@@ -221,3 +221,30 @@ func TestEmbeddedBankIsValid(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryConceptIsTaughtEverywhere holds the bank to its coverage promise:
+// every concept of every topic has at least three questions in every language.
+func TestEveryConceptIsTaughtEverywhere(t *testing.T) {
+	fsys, name := Embedded()
+	bank, problems := Load(fsys, name)
+	if len(problems) > 0 {
+		t.Fatalf("the embedded bank has problems:\n%s", problems.Error())
+	}
+	for _, topic := range bank.Topics {
+		cov := Coverage(bank, topic)
+		for _, c := range topic.Concepts {
+			for _, l := range examsim.Langs {
+				if cov[c][l] < 3 {
+					t.Errorf("%s/%s: %d questions in %s, want at least 3", topic.ID, c, cov[c][l], l)
+				}
+			}
+		}
+	}
+	for _, q := range bank.Questions {
+		for _, l := range examsim.Langs {
+			if q.Text(l) == nil {
+				t.Errorf("%s lacks %s", q.ID, l)
+			}
+		}
+	}
+}

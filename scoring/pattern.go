@@ -92,7 +92,7 @@ func compileTerm(alt string) (term, error) {
 	if strings.ContainsAny(body, "*|{}~\"") {
 		return term{}, fmt.Errorf("%q: * may only end a word, and {} ~ \" are not part of words", alt)
 	}
-	toks := tokenize(body)
+	toks := tokenize(nil, body)
 	if len(toks) == 0 {
 		return term{}, fmt.Errorf("%q has no letters or digits", alt)
 	}

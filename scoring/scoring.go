@@ -116,7 +116,8 @@ func (r *Rubric) Score(text string) (Result, error) {
 	if err := CheckLength(text); err != nil {
 		return Result{}, err
 	}
-	x := newTextIndex(tokenize(text))
+	x := indexText(text)
+	defer x.release()
 	negs := negationSpans(r.Lang, x)
 
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}

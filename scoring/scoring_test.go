@@ -20,13 +20,14 @@ func mustPattern(tb testing.TB, src string) *Pattern {
 
 func matches(tb testing.TB, lang examsim.Lang, pattern, text string) bool {
 	tb.Helper()
-	x := newTextIndex(tokenize(text))
+	x := indexText(text)
+	defer x.release()
 	return mustPattern(tb, pattern).match(x, negationSpans(lang, x))
 }
 
 func TestTokenizeSplitsIdentifiersAndFolds(t *testing.T) {
 	var got []string
-	for _, tk := range tokenize("isRetryable=false; attempted_query: ĐÓNG Łącznie don't") {
+	for _, tk := range tokenize(nil, "isRetryable=false; attempted_query: ĐÓNG Łącznie don't") {
 		got = append(got, tk.norm+"/"+tk.fold)
 	}
 	want := []string{"is/is", "retryable/retryable", "false/false", "attempted/attempted", "query/query",

@@ -5,7 +5,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -19,10 +18,10 @@ const (
 
 // token is one word (or, in Thai, one character) of normalised text.
 type token struct {
-	norm  string // NFC and case-folded
+	norm  string // NFC and lower case
 	fold  string // norm without Latin diacritics, with đ→d and ł→l
 	plain bool   // typed without diacritics: norm == fold
-	latin bool   // only Latin letters and digits: typo tolerance applies
+	latin bool   // only ASCII letters and digits once folded: typo tolerance applies
 	thai  bool
 	pos   int // position in units
 }
@@ -33,22 +32,50 @@ func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
 // spaces, format characters such as zero-width joiners are dropped, and
 // identifiers are split at underscores and camelCase humps, so isRetryable,
 // is_retryable and "is retryable" all read as "is retryable".
-func tokenize(text string) []token {
+func tokenize(toks []token, text string) []token {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, " ")
 	}
-	text = norm.NFC.String(text)
-	caser := cases.Fold()
-	toks := make([]token, 0, len(text)/5+1)
+	if !isASCII(text) && !norm.NFC.IsNormalString(text) {
+		text = norm.NFC.String(text)
+	}
 	pos := 0
 	var word []rune
+	var normBuf, foldBuf []byte
 	flush := func() {
 		if len(word) == 0 {
 			return
 		}
-		n := foldCase(caser, word)
-		f := foldDiacritics(n)
-		toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: isLatin(f), pos: pos})
+		normBuf, foldBuf = normBuf[:0], foldBuf[:0]
+		ascii := true
+		for _, r := range word {
+			if r >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if ascii { // most words: lower-case them in place, nothing to fold
+			for _, r := range word {
+				if 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				normBuf = append(normBuf, byte(r))
+			}
+			n := string(normBuf)
+			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos})
+		} else {
+			latin := true
+			for _, r := range word {
+				r = unicode.ToLower(r)
+				normBuf = utf8.AppendRune(normBuf, r)
+				if f, drop := foldRune(r); !drop {
+					foldBuf = utf8.AppendRune(foldBuf, f)
+					latin = latin && f < utf8.RuneSelf && (unicode.IsLetter(f) || unicode.IsDigit(f))
+				}
+			}
+			n, f := string(normBuf), string(foldBuf)
+			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos})
+		}
 		pos += wordUnits
 		word = word[:0]
 	}
@@ -57,7 +84,7 @@ func tokenize(text string) []token {
 		switch {
 		case isThai(r):
 			flush()
-			s := string(r)
+			s := thaiLetters[r-0x0E00]
 			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos})
 			pos++
 		case r == '\'' || r == '’' || unicode.Is(unicode.Cf, r):
@@ -78,22 +105,22 @@ func tokenize(text string) []token {
 	return toks
 }
 
-// foldCase folds a word's case, without the cost of a transformer for the
-// plain ASCII words that most explanations are made of.
-func foldCase(caser cases.Caser, word []rune) string {
-	for _, r := range word {
-		if r >= utf8.RuneSelf {
-			return caser.String(string(word))
+// thaiLetters holds each Thai character as a string, so a Thai text of a
+// few hundred characters does not allocate one string per character.
+var thaiLetters = func() (out [0x80]string) {
+	for i := range out {
+		out[i] = string(rune(0x0E00 + i))
+	}
+	return out
+}()
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
 		}
 	}
-	b := make([]byte, len(word))
-	for i, r := range word {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		b[i] = byte(r)
-	}
-	return string(b)
+	return true
 }
 
 // endsSentence reports whether the rune at i closes a sentence. A full stop
@@ -108,47 +135,48 @@ func endsSentence(runes []rune, i int) bool {
 	return false
 }
 
-// foldDiacritics removes the combining marks that Latin scripts add and maps
-// the Vietnamese and Polish letters that Unicode does not decompose. Thai
-// vowels and tone marks live outside U+0300–U+036F and are never touched.
-func foldDiacritics(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
+// latinBase maps each precomposed Latin letter (Latin-1 to Latin Extended-B,
+// and Latin Extended Additional, where Vietnamese lives) to its base letter,
+// plus đ and ł, which Unicode does not decompose.
+var latinBase = func() map[rune]rune {
+	m := make(map[rune]rune)
+	add := func(lo, hi rune) {
+		for r := lo; r <= hi; r++ {
+			d := []rune(norm.NFD.String(string(r)))
+			if len(d) < 2 || d[0] >= 0x0250 {
+				continue
+			}
+			marksOnly := true
+			for _, c := range d[1:] {
+				marksOnly = marksOnly && c >= 0x0300 && c <= 0x036F
+			}
+			if marksOnly {
+				m[r] = d[0]
+			}
 		}
 	}
-	if ascii {
-		return s
+	add(0x00C0, 0x024F)
+	add(0x1E00, 0x1EFF)
+	m['đ'], m['Đ'], m['ł'], m['Ł'] = 'd', 'D', 'l', 'L'
+	return m
+}()
+
+// foldRune returns r without its Latin diacritics, or drop for one of the
+// combining marks Latin scripts add. Thai vowels and tone marks live outside
+// U+0300–U+036F and are never touched.
+func foldRune(r rune) (folded rune, drop bool) {
+	switch {
+	case r < 0xC0:
+		return r, false
+	case r >= 0x0300 && r <= 0x036F:
+		return 0, true
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range norm.NFD.String(s) {
-		switch {
-		case r >= 0x0300 && r <= 0x036F:
-		case r == 'đ':
-			b.WriteRune('d')
-		case r == 'ł':
-			b.WriteRune('l')
-		default:
-			b.WriteRune(r)
-		}
+	if b, ok := latinBase[r]; ok {
+		return b, false
 	}
-	return norm.NFC.String(b.String())
+	return r, false
 }
 
-func isLatin(s string) bool {
-	for _, r := range s {
-		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r))) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// osaWithin1 reports whether a and b are at most one edit apart, counting a
-// swap of two neighbouring letters as one edit.
 func osaWithin1(a, b string) bool {
 	la, lb := len(a), len(b)
 	switch {
