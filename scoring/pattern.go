@@ -108,8 +108,8 @@ func compileTerm(alt string) (term, error) {
 	return term{toks: toks, prefix: prefix}, nil
 }
 
-// span is where a term matched, in units.
-type span struct{ start, end int }
+// span is where a term matched, in units, and the clause it starts in.
+type span struct{ start, end, clause int }
 
 // matchesAt reports whether t matches the text's tokens starting at i.
 func (t *term) matchesAt(x *textIndex, i int) (span, bool) {
@@ -132,12 +132,15 @@ func (t *term) matchesAt(x *textIndex, i int) (span, bool) {
 			}
 		}
 	}
-	return span{text[i].pos, text[i+len(t.toks)-1].pos}, true
+	return span{text[i].pos, text[i+len(t.toks)-1].pos, text[i].clause}, true
 }
 
-// sameWord compares a text token with a pattern token. Diacritics count only
-// when both sides have some: "thu lai" matches "thử lại", "dùng" never
-// matches "đừng".
+// sameWord compares a text token with a pattern token. A word typed without
+// diacritics matches the pattern word with or without them ("thu lai"
+// matches "thử lại"), and a pattern word written without them matches any
+// accents; but when both have diacritics they must agree ("dùng" never
+// matches "đừng"), and an exact word such as a negation cue matches no
+// accented word ("nó" is Vietnamese for "it", not English "no").
 func sameWord(got, want *token, prefix, exact bool) bool {
 	if got.thai != want.thai {
 		return false
@@ -146,7 +149,7 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 		if strings.HasPrefix(got.norm, want.norm) {
 			return true
 		}
-		if (got.plain || want.plain) && strings.HasPrefix(got.fold, want.fold) {
+		if (got.plain || (want.plain && !exact)) && strings.HasPrefix(got.fold, want.fold) {
 			return true
 		}
 		if !exact && got.latin && want.latin && len(want.fold) >= 5 && len(got.fold) >= len(want.fold)-1 {
@@ -161,7 +164,7 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 	if got.norm == want.norm {
 		return true
 	}
-	if (got.plain || want.plain) && got.fold == want.fold {
+	if (got.plain || (want.plain && !exact)) && got.fold == want.fold {
 		return true
 	}
 	return !exact && got.latin && want.latin && len(want.fold) >= 5 && osaWithin1(got.fold, want.fold)
@@ -202,11 +205,11 @@ func (p *Pattern) match(x *textIndex, negs []span) bool {
 			case anyPolarity:
 				return true
 			case needNegation:
-				if negatedBetween(negs, s.start-negLookback*wordUnits, end) {
+				if negated(negs, s, end) {
 					return true
 				}
 			case forbidNegation:
-				if !negatedBetween(negs, s.start-negLookback*wordUnits, end) {
+				if !negated(negs, s, end) {
 					return true
 				}
 			}
@@ -235,9 +238,15 @@ func (p *Pattern) fitsWindow(found [][]span, start int) (end int, ok bool) {
 	return end, true
 }
 
-func negatedBetween(negs []span, from, to int) bool {
+// negated reports whether a negation stands in the window that opens at
+// start and ends at end, or just before it in the same clause: in "the data
+// is not reliable, cancelling is safest" the "not" negates nothing after the
+// comma.
+func negated(negs []span, start span, end int) bool {
 	for _, n := range negs {
-		if n.start >= from && n.end <= to {
+		inWindow := n.start >= start.start && n.end <= end
+		justBefore := n.start >= start.start-negLookback*wordUnits && n.start < start.start && n.clause == start.clause
+		if inWindow || justBefore {
 			return true
 		}
 	}

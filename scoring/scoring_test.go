@@ -58,6 +58,15 @@ func TestPatternMatching(t *testing.T) {
 		{"en", "fail", "fial", false}, // under five letters: no typo tolerance
 		{"en", "retry", "rerty", true},
 		{"en", "transient", "it is trasnient", true},
+		// A negation before a comma does not reach past it.
+		{"en", "{!neg} cancel* safest", "the data is not reliable, cancelling everything is safest", true},
+		{"en", "{!neg} cancel* safest", "not cancelling everything is safest", false},
+		// Abbreviations do not end sentences.
+		{"pl", "widać filtr", "widać, że np. filtr lat jest zły", true},
+		{"en", "retry pointless", "Retry, e.g. once more, is pointless", true},
+		// Diacritics typed must be right: Vietnamese "nó" is not English "no".
+		{"vi", "{neg} query", "xem lịch sử của nó thấy query", false},
+		{"vi", "{neg} query", "xem lich su cua no thay query", true}, // ambiguous without diacritics
 		// Windows stay inside one sentence.
 		{"en", "retry pointless", "Retry. That was pointless.", false},
 		// Polarity.

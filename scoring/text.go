@@ -22,8 +22,9 @@ type token struct {
 	fold  string // norm without Latin diacritics, with đ→d and ł→l
 	plain bool   // typed without diacritics: norm == fold
 	latin bool   // only ASCII letters and digits once folded: typo tolerance applies
-	thai  bool
-	pos   int // position in units
+	thai   bool
+	pos    int // position in units
+	clause int // clauses end at commas, colons, dashes and brackets as well as sentence ends
 }
 
 func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
@@ -39,7 +40,7 @@ func tokenize(toks []token, text string) []token {
 	if !isASCII(text) && !norm.NFC.IsNormalString(text) {
 		text = norm.NFC.String(text)
 	}
-	pos := 0
+	pos, clause := 0, 0
 	var word []rune
 	var normBuf, foldBuf []byte
 	flush := func() {
@@ -62,7 +63,7 @@ func tokenize(toks []token, text string) []token {
 				normBuf = append(normBuf, byte(r))
 			}
 			n := string(normBuf)
-			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos})
+			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause})
 		} else {
 			latin := true
 			for _, r := range word {
@@ -74,7 +75,7 @@ func tokenize(toks []token, text string) []token {
 				}
 			}
 			n, f := string(normBuf), string(foldBuf)
-			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos})
+			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause})
 		}
 		pos += wordUnits
 		word = word[:0]
@@ -85,7 +86,7 @@ func tokenize(toks []token, text string) []token {
 		case isThai(r):
 			flush()
 			s := thaiLetters[r-0x0E00]
-			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos})
+			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos, clause: clause})
 			pos++
 		case r == '\'' || r == '’' || unicode.Is(unicode.Cf, r):
 			// don't → dont; zero-width joiners and marks of direction vanish.
@@ -98,6 +99,9 @@ func tokenize(toks []token, text string) []token {
 			flush()
 			if endsSentence(runes, i) {
 				pos += sentenceBreak
+				clause++
+			} else if endsClause(r) {
+				clause++
 			}
 		}
 	}
@@ -124,13 +128,37 @@ func isASCII(s string) bool {
 }
 
 // endsSentence reports whether the rune at i closes a sentence. A full stop
-// inside "3.5" or "e.g" does not.
+// inside "3.5" or after an abbreviation such as "e.g." or "np." does not.
 func endsSentence(runes []rune, i int) bool {
 	switch runes[i] {
 	case '!', '?', ';', '\n', '。':
 		return true
 	case '.':
-		return i+1 == len(runes) || unicode.IsSpace(runes[i+1])
+		return (i+1 == len(runes) || unicode.IsSpace(runes[i+1])) && !abbreviations[lastWord(runes, i)]
+	}
+	return false
+}
+
+// abbreviations end with a full stop that does not end the sentence.
+var abbreviations = map[string]bool{
+	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, // English
+	"np": true, "tj": true, "tzn": true, "itp": true, "m.in": true, "ok": true, // Polish
+	"vd": true, "v.v": true, // Vietnamese
+}
+
+// lastWord returns the letters and dots just before index i, lower-cased.
+func lastWord(runes []rune, i int) string {
+	j := i
+	for j > 0 && (unicode.IsLetter(runes[j-1]) || runes[j-1] == '.') {
+		j--
+	}
+	return strings.ToLower(string(runes[j:i]))
+}
+
+func endsClause(r rune) bool {
+	switch r {
+	case ',', ':', '(', ')', '–', '—', '，':
+		return true
 	}
 	return false
 }
