@@ -152,7 +152,7 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 		if (got.plain || (want.plain && !exact)) && strings.HasPrefix(got.fold, want.fold) {
 			return true
 		}
-		if !exact && got.latin && want.latin && len(want.fold) >= 5 && len(got.fold) >= len(want.fold)-1 {
+		if typoAllowed(got, want, exact) && len(got.fold) >= len(want.fold)-1 {
 			for n := len(want.fold) - 1; n <= len(want.fold)+1 && n <= len(got.fold); n++ {
 				if osaWithin1(got.fold[:n], want.fold) {
 					return true
@@ -167,7 +167,14 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 	if (got.plain || (want.plain && !exact)) && got.fold == want.fold {
 		return true
 	}
-	return !exact && got.latin && want.latin && len(want.fold) >= 5 && osaWithin1(got.fold, want.fold)
+	return typoAllowed(got, want, exact) && osaWithin1(got.fold, want.fold)
+}
+
+// typoAllowed reports whether one typo may separate got from want: for
+// Latin-script words of five letters or more, unless both carry diacritics
+// (then "đường" and "dùng" are different words, not a typo apart).
+func typoAllowed(got, want *token, exact bool) bool {
+	return !exact && got.latin && want.latin && len(want.fold) >= 5 && (got.plain || want.plain)
 }
 
 // spans returns where any of a slot's alternatives matches.

@@ -82,6 +82,7 @@ func TestPatternMatching(t *testing.T) {
 		{"vi", "{neg} dùng", "đừng dùng retry", true},
 		{"vi", "đừng", "dùng lại", false},
 		{"vi", "đóng", "dong ket noi", true},
+		{"vi", "dùng", "con đường khác", false}, // both accented: no typo tolerance
 		// Polish: without Polish letters, inflected via prefixes, negation.
 		{"pl", "ponow*", "ponowienie nic nie da", true},
 		{"pl", "ponowić", "trzeba ponowic", true},
