@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // textIndex answers "where does this pattern word match?" for one text. It
@@ -18,9 +19,19 @@ type textIndex struct {
 	byNorm map[string]int   // norm → index into words
 	byFold map[string][]int // fold → indices into words
 	sorted []int            // indices into words, by fold, for prefix ranges
-	cache  map[wordKey]int  // → index into sets
-	sets   []matchSet
-	hit    []bool // scratch for lookup, one per distinct word
+	// The answers so far, by pattern-word id: setOf[id] indexes sets when
+	// genOf[id] is this text's generation. Generations spare clearing.
+	gen   uint32
+	genOf []uint32
+	setOf []int32
+	sets  []matchSet
+	hit   []bool // scratch for lookup, one per distinct word
+	// restMasks is scratch for spans: the masks of a phrase's later words.
+	restMasks [][]bool
+	spanArena []span   // every span found in this text; see spans
+	found     [][]span // scratch for Pattern.match
+	// thaiWord[r-0x0E00] is 1 + the index into words of Thai character r.
+	thaiWord [0x80]int32
 }
 
 type distinctWord struct {
@@ -40,18 +51,32 @@ type matchSet struct {
 }
 
 var indexPool = sync.Pool{New: func() any {
-	return &textIndex{byNorm: map[string]int{}, byFold: map[string][]int{}, cache: make(map[wordKey]int, 256)}
+	return &textIndex{byNorm: map[string]int{}, byFold: map[string][]int{}}
 }}
 
 // indexText tokenizes text and indexes it. Call release when done.
 func indexText(text string) *textIndex {
 	x := indexPool.Get().(*textIndex)
 	x.toks = tokenize(x.toks[:0], text)
+	clear(x.thaiWord[:])
 	for i := range x.toks {
-		n, ok := x.byNorm[x.toks[i].norm]
+		var n int
+		var ok bool
+		// A Thai character is a word of its own; an array beats the map.
+		if t := &x.toks[i]; t.thai {
+			r, _ := utf8.DecodeRuneInString(t.norm)
+			n, ok = int(x.thaiWord[r-0x0E00])-1, x.thaiWord[r-0x0E00] != 0
+			if !ok {
+				x.thaiWord[r-0x0E00] = int32(len(x.words)) + 1
+			}
+		} else {
+			n, ok = x.byNorm[t.norm]
+		}
 		if !ok {
 			n = len(x.words)
-			x.byNorm[x.toks[i].norm] = n
+			if !x.toks[i].thai {
+				x.byNorm[x.toks[i].norm] = n
+			}
 			if n < cap(x.words) {
 				x.words = x.words[:n+1]
 				x.words[n].tok, x.words[n].at = i, x.words[n].at[:0]
@@ -72,18 +97,23 @@ func indexText(text string) *textIndex {
 func (x *textIndex) release() {
 	clear(x.byNorm)
 	clear(x.byFold)
-	clear(x.cache)
-	x.words, x.sorted, x.sets = x.words[:0], x.sorted[:0], x.sets[:0]
+	x.gen++
+	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
 	indexPool.Put(x)
 }
 
 func (x *textIndex) tokOf(word int) *token { return &x.toks[x.words[word].tok] }
 
-// lookup finds the tokens a pattern word matches.
-func (x *textIndex) lookup(want *token, prefix, exact bool) *matchSet {
-	key := wordKey{want.norm, prefix, exact}
-	if i, ok := x.cache[key]; ok {
-		return &x.sets[i]
+// lookup finds the tokens a pattern word matches; id is the word's number
+// in the vocabulary (see wordID).
+func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet {
+	if int(id) >= len(x.genOf) {
+		n := vocabularySize()
+		x.genOf = slices.Grow(x.genOf, n-len(x.genOf))[:n]
+		x.setOf = slices.Grow(x.setOf, n-len(x.setOf))[:n]
+	}
+	if x.genOf[id] == x.gen+1 {
+		return &x.sets[x.setOf[id]]
 	}
 	hit, found := x.hit, 0
 	if prefix {
@@ -135,18 +165,22 @@ func (x *textIndex) lookup(want *token, prefix, exact bool) *matchSet {
 		}
 		sort.Ints(m.at)
 	}
-	x.cache[key] = i
+	x.genOf[id], x.setOf[id] = x.gen+1, int32(i)
 	return m
 }
 
 // indices returns the indices of the tokens that want matches.
-func (x *textIndex) indices(want *token, prefix, exact bool) []int {
-	return x.lookup(want, prefix, exact).at
+func (x *textIndex) indices(id int32, want *token, prefix, exact bool) []int {
+	return x.lookup(id, want, prefix, exact).at
 }
 
-// mask reports, per token index, whether want matches it.
-func (x *textIndex) mask(want *token, prefix, exact bool) []bool {
-	m := x.lookup(want, prefix, exact)
+// mask reports, per token index, whether want matches it, or is nil when
+// want matches nowhere.
+func (x *textIndex) mask(id int32, want *token, prefix, exact bool) []bool {
+	m := x.lookup(id, want, prefix, exact)
+	if len(m.at) == 0 {
+		return nil
+	}
 	if !m.hasMask {
 		m.mask = slices.Grow(m.mask[:0], len(x.toks))[:len(x.toks)]
 		clear(m.mask)
@@ -156,4 +190,32 @@ func (x *textIndex) mask(want *token, prefix, exact bool) []bool {
 		m.hasMask = true
 	}
 	return m.mask
+}
+
+// The vocabulary numbers every distinct pattern word (with its prefix and
+// exactness) as patterns are compiled, so that scoring finds earlier answers
+// by index instead of hashing words.
+var vocabulary struct {
+	sync.Mutex
+	ids map[wordKey]int32
+}
+
+func wordID(k wordKey) int32 {
+	vocabulary.Lock()
+	defer vocabulary.Unlock()
+	if vocabulary.ids == nil {
+		vocabulary.ids = make(map[wordKey]int32)
+	}
+	id, ok := vocabulary.ids[k]
+	if !ok {
+		id = int32(len(vocabulary.ids))
+		vocabulary.ids[k] = id
+	}
+	return id
+}
+
+func vocabularySize() int {
+	vocabulary.Lock()
+	defer vocabulary.Unlock()
+	return len(vocabulary.ids)
 }

@@ -35,6 +35,7 @@ var negationCues = func() map[examsim.Lang][]term {
 			if w == "อย่า" {
 				t.notBefore = []string{"ง"}
 			}
+			t.number()
 			out[lang] = append(out[lang], t)
 		}
 	}

@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,16 @@ type term struct {
 	// notBefore lists letters that may not follow a match: Thai อย่า ("don't")
 	// must not be read inside อย่าง ("like", "-ly").
 	notBefore []string
+	ids       []int32 // each token's vocabulary number; see number
+}
+
+// number gives the term's words their vocabulary numbers; call it again
+// after changing prefix or exact.
+func (t *term) number() {
+	t.ids = t.ids[:0]
+	for k := range t.toks {
+		t.ids = append(t.ids, wordID(wordKey{t.toks[k].norm, t.prefix && k == len(t.toks)-1, t.exact}))
+	}
 }
 
 // String returns the pattern as written.
@@ -105,23 +116,25 @@ func compileTerm(alt string) (term, error) {
 		// Thai matches inside runs of letters anyway; a trailing * adds nothing.
 		prefix = false
 	}
-	return term{toks: toks, prefix: prefix}, nil
+	t := term{toks: toks, prefix: prefix}
+	t.number()
+	return t, nil
 }
 
 // span is where a term matched, in units, and the clause it starts in.
 type span struct{ start, end, clause int }
 
-// matchesAt reports whether t matches the text's tokens starting at i.
-func (t *term) matchesAt(x *textIndex, i int) (span, bool) {
-	text := x.toks
+// matchesAt reports whether t matches the text's tokens starting at i,
+// given the masks of t's tokens after the first (which matched already).
+func (t *term) matchesAt(text []token, i int, rest [][]bool) (span, bool) {
 	if i+len(t.toks) > len(text) {
 		return span{}, false
 	}
-	for k := range t.toks {
-		if k > 0 && text[i+k].pos-text[i+k-1].pos > wordUnits {
+	for k := 1; k < len(t.toks); k++ {
+		if text[i+k].pos-text[i+k-1].pos > wordUnits {
 			return span{}, false // a phrase may not cross a sentence end
 		}
-		if !x.mask(&t.toks[k], t.prefix && k == len(t.toks)-1, t.exact)[i+k] {
+		if !rest[k-1][i+k] {
 			return span{}, false
 		}
 	}
@@ -179,22 +192,47 @@ func typoAllowed(got, want *token, exact bool) bool {
 
 // spans returns where any of a slot's alternatives matches.
 func spans(slot []term, x *textIndex) []span {
-	var out []span
+	// Spans live in the index's arena until the text is released; the
+	// slice handed out is capped so later appends cannot overwrite it.
+	from := len(x.spanArena)
+	out := x.spanArena
 	for a := range slot {
-		first := &slot[a].toks[0]
-		for _, i := range x.indices(first, slot[a].prefix && len(slot[a].toks) == 1, slot[a].exact) {
-			if s, ok := slot[a].matchesAt(x, i); ok {
+		t := &slot[a]
+		last := len(t.toks) - 1
+		starts := x.indices(t.ids[0], &t.toks[0], t.prefix && last == 0, t.exact)
+		if len(starts) == 0 {
+			continue
+		}
+		// Look the phrase's other words up once, not once per start: Thai
+		// phrases are many characters long and their first letters common.
+		rest := x.restMasks[:0]
+		for k := 1; k <= last; k++ {
+			m := x.mask(t.ids[k], &t.toks[k], t.prefix && k == last, t.exact)
+			if m == nil {
+				rest = nil
+				break
+			}
+			rest = append(rest, m)
+		}
+		x.restMasks = rest[:0]
+		if last > 0 && rest == nil {
+			continue
+		}
+		for _, i := range starts {
+			if s, ok := t.matchesAt(x.toks, i, rest); ok {
 				out = append(out, s)
 			}
 		}
 	}
-	return out
+	x.spanArena = out
+	return out[from:len(out):len(out)]
 }
 
 // match reports whether the pattern matches text, whose negation cues are at
 // negs.
 func (p *Pattern) match(x *textIndex, negs []span) bool {
-	found := make([][]span, len(p.slots))
+	found := slices.Grow(x.found[:0], len(p.slots))[:len(p.slots)]
+	x.found = found
 	for i, slot := range p.slots {
 		found[i] = spans(slot, x)
 		if len(found[i]) == 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/examsim/examsim"
 )
@@ -109,6 +110,18 @@ func TestPatternMatching(t *testing.T) {
 		if got := matches(t, tt.lang, tt.pattern, tt.text); got != tt.want {
 			t.Errorf("[%s] %q on %q = %v, want %v", tt.lang, tt.pattern, tt.text, got, tt.want)
 		}
+	}
+}
+
+func TestThaiFastPathAgreesWithNFC(t *testing.T) {
+	for _, s := range []string{"ไม่ควร retry", "มุ่ง", "ม\u0e48\u0e38ง", "ผลลัพธ์ว่าง", "café", "plain"} {
+		if got, want := thaiNFC(s), isASCII(s) || (norm.NFC.IsNormalString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && !isThai(r) })); got != want {
+			t.Errorf("thaiNFC(%q) = %v, want %v", s, got, want)
+		}
+	}
+	// Tone mark typed before the lower vowel still matches the NFC spelling.
+	if !matches(t, "th", "มุ่ง", "ม\u0e48\u0e38ง") {
+		t.Error("mark order is not normalised")
 	}
 }
 

@@ -37,7 +37,7 @@ func tokenize(toks []token, text string) []token {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, " ")
 	}
-	if !isASCII(text) && !norm.NFC.IsNormalString(text) {
+	if !isASCII(text) && !thaiNFC(text) && !norm.NFC.IsNormalString(text) {
 		text = norm.NFC.String(text)
 	}
 	pos, clause := 0, 0
@@ -80,8 +80,7 @@ func tokenize(toks []token, text string) []token {
 		pos += wordUnits
 		word = word[:0]
 	}
-	runes := []rune(text)
-	for i, r := range runes {
+	for i, r := range text {
 		switch {
 		case isThai(r):
 			flush()
@@ -97,7 +96,7 @@ func tokenize(toks []token, text string) []token {
 			word = append(word, r)
 		default:
 			flush()
-			if endsSentence(runes, i) {
+			if endsSentence(text, i) {
 				pos += sentenceBreak
 				clause++
 			} else if endsClause(r) {
@@ -127,16 +126,18 @@ func isASCII(s string) bool {
 	return true
 }
 
-// endsSentence reports whether the rune at i closes a sentence. A full stop
-// inside "3.5" or after an abbreviation such as "e.g." or "np." does not.
-func endsSentence(runes []rune, i int) bool {
-	switch runes[i] {
-	case '!', '?', ';', '\n', '。':
+// endsSentence reports whether the rune at byte offset i closes a sentence.
+// A full stop inside "3.5" or after an abbreviation such as "e.g." or "np."
+// does not.
+func endsSentence(text string, i int) bool {
+	switch text[i] {
+	case '!', '?', ';', '\n':
 		return true
 	case '.':
-		return (i+1 == len(runes) || unicode.IsSpace(runes[i+1])) && !abbreviations[lastWord(runes, i)]
+		next, _ := utf8.DecodeRuneInString(text[i+1:])
+		return (i+1 == len(text) || unicode.IsSpace(next)) && !abbreviations[lastWord(text, i)]
 	}
-	return false
+	return strings.HasPrefix(text[i:], "。")
 }
 
 // abbreviations end with a full stop that does not end the sentence.
@@ -146,13 +147,44 @@ var abbreviations = map[string]bool{
 	"vd": true, "v.v": true, // Vietnamese
 }
 
-// lastWord returns the letters and dots just before index i, lower-cased.
-func lastWord(runes []rune, i int) string {
+// lastWord returns the ASCII letters and dots just before byte offset i,
+// lower-cased: abbreviations are ASCII.
+func lastWord(text string, i int) string {
 	j := i
-	for j > 0 && (unicode.IsLetter(runes[j-1]) || runes[j-1] == '.') {
+	for j > 0 && j > i-5 && (text[j-1] == '.' || ('a' <= text[j-1]|0x20 && text[j-1]|0x20 <= 'z')) {
 		j--
 	}
-	return strings.ToLower(string(runes[j:i]))
+	return strings.ToLower(text[j:i])
+}
+
+// thaiNFC reports, cheaply, that a text of ASCII and Thai alone is already
+// in NFC: Thai has no compositions, so only the order of its combining
+// vowels and tone marks can differ (NFC puts ุ before ่, for instance).
+func thaiNFC(text string) bool {
+	prev := 0
+	for _, r := range text {
+		if r >= utf8.RuneSelf && !isThai(r) {
+			return false
+		}
+		ccc := thaiCombiningClass(r)
+		if ccc != 0 && prev > ccc {
+			return false
+		}
+		prev = ccc
+	}
+	return true
+}
+
+func thaiCombiningClass(r rune) int {
+	switch {
+	case r == 0x0E38 || r == 0x0E39:
+		return 103
+	case r == 0x0E3A:
+		return 9
+	case r >= 0x0E48 && r <= 0x0E4B:
+		return 107
+	}
+	return 0
 }
 
 func endsClause(r rune) bool {
