@@ -73,7 +73,17 @@ type Attempt struct {
 	Misconceptions []string
 	RubricVersion  int
 	CreatedAt      time.Time
+	Source         Source // where the answer was given
+	ExamID         int64  // the exam it was part of, for Source exam
 }
+
+// Source says where an attempt was made.
+type Source string
+
+const (
+	SourcePractice Source = "practice"
+	SourceExam     Source = "exam"
+)
 
 // LearnerService stores learners and their credentials.
 type LearnerService interface {
@@ -85,6 +95,8 @@ type LearnerService interface {
 	Authenticate(ctx context.Context, username, password string) (*Learner, error)
 	// MergeAnonymous moves an anonymous learner's history to an account.
 	MergeAnonymous(ctx context.Context, anonID, intoID int64) error
+	// DeleteLearner deletes a learner and everything they did, for good.
+	DeleteLearner(ctx context.Context, id int64) error
 }
 
 // AttemptService stores attempts.
@@ -92,4 +104,175 @@ type AttemptService interface {
 	CreateAttempt(ctx context.Context, a *Attempt) error
 	ListAttempts(ctx context.Context, learnerID int64, limit int) ([]*Attempt, error)
 	FindAttempt(ctx context.Context, id int64) (*Attempt, error)
+}
+
+// AccountService manages registered accounts and their roles, for the
+// `examsim user` command and the admin page.
+type AccountService interface {
+	// CreateAccount registers a new account with a password and a role.
+	CreateAccount(ctx context.Context, username, password string, role Role) (*Learner, error)
+	SetRole(ctx context.Context, id int64, role Role) error
+	// ListAccounts lists registered (not anonymous) learners by username.
+	ListAccounts(ctx context.Context) ([]*Learner, error)
+}
+
+// ParseRole returns the role named s, or false.
+func ParseRole(s string) (Role, bool) {
+	switch r := Role(s); r {
+	case RoleLearner, RoleInstructor, RoleAdmin:
+		return r, true
+	}
+	return "", false
+}
+
+// CanTeach reports whether the learner may build quizzes and host sessions.
+func (l *Learner) CanTeach() bool {
+	return l != nil && !l.Anonymous() && (l.Role == RoleInstructor || l.Role == RoleAdmin)
+}
+
+// ScoringMode says how a classroom quiz turns a right answer into points.
+type ScoringMode string
+
+const (
+	ScoreCorrectness ScoringMode = "correctness" // every right answer earns the same
+	ScoreSpeed       ScoringMode = "speed"       // a faster right answer earns more
+)
+
+// ExplanationMode says whether students write an explanation with each answer.
+type ExplanationMode string
+
+const (
+	ExplainRequired ExplanationMode = "required"
+	ExplainOptional ExplanationMode = "optional"
+	ExplainOff      ExplanationMode = "off"
+)
+
+// Quiz is an instructor's reusable list of bank questions with its settings.
+type Quiz struct {
+	ID                 int64
+	OwnerID            int64
+	Title              string
+	QuestionIDs        []string // in the order they are asked
+	SecondsPerQuestion int
+	Scoring            ScoringMode
+	Leaderboard        bool
+	Explanations       ExplanationMode
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+// SessionMode says who paces a classroom session.
+type SessionMode string
+
+const (
+	ModeLive       SessionMode = "live"       // the host moves the room question by question
+	ModeAssignment SessionMode = "assignment" // each student at their own pace until a deadline
+)
+
+// Phase is where a live session is.
+type Phase string
+
+const (
+	PhaseLobby       Phase = "lobby"
+	PhaseQuestion    Phase = "question"
+	PhaseReveal      Phase = "reveal"
+	PhaseLeaderboard Phase = "leaderboard"
+	PhaseEnded       Phase = "ended"
+)
+
+// ClassSession is one run of a quiz for a room. It keeps a copy of the quiz
+// as it was when started, so editing the quiz never changes a running room.
+type ClassSession struct {
+	ID                int64
+	HostID            int64
+	Code              string // six digits, unique among sessions not ended
+	Mode              SessionMode
+	Quiz              Quiz
+	Deadline          time.Time // assignments only
+	Locked            bool      // no new players
+	Phase             Phase
+	QuestionIndex     int // -1 in the lobby
+	QuestionStartedAt time.Time
+	CreatedAt         time.Time
+	EndedAt           time.Time // zero while running
+}
+
+// Player is a student in a classroom session.
+type Player struct {
+	ID         int64
+	SessionID  int64
+	Nickname   string
+	Lang       Lang
+	LearnerID  int64  // 0 when the student had no examsim identity
+	RejoinHash []byte // SHA-256 of the rejoin token kept in the student's cookie
+	Kicked     bool
+	JoinedAt   time.Time
+}
+
+// ClassAnswer is one student's answer to one question of a session.
+type ClassAnswer struct {
+	ID               int64
+	SessionID        int64
+	PlayerID         int64
+	QuestionIndex    int
+	QuestionID       string
+	Lang             Lang
+	Choice           string
+	Correct          bool
+	Explanation      string
+	ExplanationScore int
+	Band             int
+	Concepts         []ConceptHit
+	Misconceptions   []string
+	RubricVersion    int
+	ElapsedMS        int64
+	Points           int
+	CreatedAt        time.Time
+}
+
+// ClassroomService stores quizzes, sessions, players and their answers.
+type ClassroomService interface {
+	CreateQuiz(ctx context.Context, q *Quiz) error
+	UpdateQuiz(ctx context.Context, q *Quiz) error
+	FindQuiz(ctx context.Context, id int64) (*Quiz, error)
+	ListQuizzes(ctx context.Context, ownerID int64) ([]*Quiz, error)
+
+	// CreateSession stores a new session and gives it a free join code.
+	CreateSession(ctx context.Context, s *ClassSession) error
+	FindSession(ctx context.Context, id int64) (*ClassSession, error)
+	// FindSessionByCode finds the running session with a join code.
+	FindSessionByCode(ctx context.Context, code string) (*ClassSession, error)
+	ListSessions(ctx context.Context, hostID int64, limit int) ([]*ClassSession, error)
+	// UpdateSessionState stores phase, question, lock and end.
+	UpdateSessionState(ctx context.Context, s *ClassSession) error
+
+	CreatePlayer(ctx context.Context, p *Player) error
+	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)
+	KickPlayer(ctx context.Context, sessionID, playerID int64) error
+
+	// SaveAnswers stores a batch of answers in one transaction: all or none.
+	SaveAnswers(ctx context.Context, answers []*ClassAnswer) error
+	ListAnswers(ctx context.Context, sessionID int64) ([]*ClassAnswer, error)
+}
+
+// Prediction is a learner's guess, in the sandbox, of what an agent should
+// do with a tool result before the agent's move is shown.
+type Prediction struct {
+	ID        int64
+	LearnerID int64
+	Scenario  string // a sandbox scenario id
+	Agent     string // the agent watched: structured or naive
+	Generic   bool   // whether the tools answered failures with a bare "Operation failed"
+	Decision  int    // which decision of the run, from 1
+	Predicted string // the move the learner picked
+	Expected  string // the move the lessons' policy makes
+	Correct   bool
+	CreatedAt time.Time
+}
+
+// PredictionService stores sandbox predictions.
+type PredictionService interface {
+	CreatePrediction(ctx context.Context, p *Prediction) error
+	// ListPredictions returns a learner's predictions, newest first.
+	ListPredictions(ctx context.Context, learnerID int64, limit int) ([]*Prediction, error)
 }

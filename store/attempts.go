@@ -18,17 +18,44 @@ func NewAttemptService(db *DB) *AttemptService { return &AttemptService{db: db} 
 
 var _ examsim.AttemptService = (*AttemptService)(nil)
 
+// CreateAttempt stores an attempt and, in the same transaction, moves the
+// question on the learner's review schedule.
 func (s *AttemptService) CreateAttempt(ctx context.Context, a *examsim.Attempt) error {
 	if a.CreatedAt.IsZero() {
 		a.CreatedAt = s.db.now()
 	}
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	if err := insertAttempt(ctx, tx, a); err != nil {
+		return err
+	}
+	if err := scheduleReview(ctx, tx, a); err != nil {
+		return err
+	}
+	return dbError(tx.Commit())
+}
+
+// execer is what a *sql.DB and a *sql.Tx share.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
+	if a.Source == "" {
+		a.Source = examsim.SourcePractice
+	}
 	concepts, _ := json.Marshal(nonNil(a.Concepts))
 	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO attempts
-		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
+	res, err := db.ExecContext(ctx, `INSERT INTO attempts
+		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, a.Score, a.Band,
-		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano))
+		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID)
 	if err != nil {
 		return dbError(err)
 	}
@@ -44,18 +71,21 @@ func nonNil[T any](s []T) []T {
 }
 
 const attemptColumns = `id, learner_id, question_id, lang, choice, correct, explanation, score, band,
-	concepts, misconceptions, rubric_version, created_at`
+	concepts, misconceptions, rubric_version, created_at, source, exam_id`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanAttempt(row scanner) (*examsim.Attempt, error) {
 	var a examsim.Attempt
-	var lang, concepts, miscon, created string
+	var lang, concepts, miscon, created, source string
+	var examID sql.NullInt64
 	if err := row.Scan(&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
-		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created); err != nil {
+		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID); err != nil {
 		return nil, err
 	}
 	a.Lang = examsim.Lang(lang)
+	a.Source = examsim.Source(source)
+	a.ExamID = examID.Int64
 	json.Unmarshal([]byte(concepts), &a.Concepts)
 	json.Unmarshal([]byte(miscon), &a.Misconceptions)
 	a.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)

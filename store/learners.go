@@ -138,10 +138,35 @@ func (s *LearnerService) MergeAnonymous(ctx context.Context, anonID, intoID int6
 	if _, err := tx.ExecContext(ctx, `UPDATE attempts SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
 		return dbError(err)
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE predictions SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+		return dbError(err)
+	}
+	// Exams come along; a review card the account already has for the same
+	// question wins, and the anonymous one goes with the anonymous learner.
+	if _, err := tx.ExecContext(ctx, `UPDATE exams SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+		return dbError(err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE review_cards SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+		return dbError(err)
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM learners WHERE id = ?`, anonID); err != nil {
 		return dbError(err)
 	}
 	return dbError(tx.Commit())
+}
+
+// DeleteLearner deletes a learner. Their attempts, exams and review cards go
+// with them (ON DELETE CASCADE); anything that only points at them, such as
+// a classroom player, is unlinked.
+func (s *LearnerService) DeleteLearner(ctx context.Context, id int64) error {
+	res, err := s.db.db.ExecContext(ctx, `DELETE FROM learners WHERE id = ?`, id)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+	}
+	return nil
 }
 
 // dbError turns driver errors into application errors: a taken unique value

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"net/http"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -15,6 +17,11 @@ func (s *Server) routes() {
 
 	e.GET("/healthz", s.handleHealthz)
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
+	// The live MCP sandbox, for any MCP client: no cookies, so no CSRF.
+	e.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.mcpHandler())
+
+	// Prometheus metrics, from loopback or with the metrics token.
+	e.GET("/metrics", s.handleMetrics)
 
 	pages := e.Group("", s.withLanguage, s.withLearner, s.csrf())
 	pages.GET("/", s.handleHome)
@@ -25,9 +32,49 @@ func (s *Server) routes() {
 	pages.POST("/practice/:id", s.handleAnswer)
 	pages.GET("/attempts/:id", s.handleAttempt)
 	pages.GET("/me", s.handleMe)
+	pages.GET("/me/history.csv", s.handleExportCSV)
+	pages.GET("/me/history.json", s.handleExportJSON)
+	pages.GET("/me/delete", s.handleDeleteAccountForm)
+	pages.POST("/me/delete", s.handleDeleteAccount)
+	pages.GET("/account/deleted", s.handleAccountDeleted)
+	pages.GET("/exam", s.handleExamSetup)
+	pages.POST("/exam", s.handleExamStart)
+	pages.GET("/exam/:id", s.handleExam)
+	pages.GET("/exam/:id/q/:n", s.handleExamQuestion)
+	pages.POST("/exam/:id/q/:n", s.handleExamAnswer)
+	pages.GET("/exam/:id/review", s.handleExamReview)
+	pages.POST("/exam/:id/submit", s.handleExamSubmit)
+	pages.GET("/exam/:id/results", s.handleExamResults)
+	pages.GET("/review", s.handleReviewQueue)
+	pages.GET("/review/next", s.handleReviewNext)
 	pages.GET("/register", s.handleRegisterForm)
 	pages.POST("/register", s.handleRegister)
 	pages.GET("/login", s.handleLoginForm)
 	pages.POST("/login", s.handleLogin)
 	pages.POST("/logout", s.handleLogout)
+	pages.GET("/sandbox", s.handleSandbox)
+	pages.GET("/sandbox/stream", s.handleSandboxStream)
+	pages.POST("/sandbox/predictions", s.handleSandboxPredict)
+	pages.POST("/sandbox/replay", s.handleSandboxReplay)
+	// Classroom quizzes: students join and play; instructors build quizzes,
+	// host sessions and read results; admins hand out roles.
+	pages.GET("/join", s.handleJoinForm)
+	pages.POST("/join", s.handleJoin)
+	pages.GET("/class", s.handleClassHome)
+	pages.GET("/class/quizzes/new", s.handleQuizNew)
+	pages.POST("/class/quizzes", s.handleQuizCreate)
+	pages.GET("/class/quizzes/:id", s.handleQuizEdit)
+	pages.POST("/class/quizzes/:id", s.handleQuizUpdate)
+	pages.POST("/class/quizzes/:id/sessions", s.handleSessionStart)
+	pages.GET("/class/s/:id/host", s.handleHost)
+	pages.GET("/class/s/:id/host/events", s.handleHostEvents)
+	pages.POST("/class/s/:id/control", s.handleHostControl)
+	pages.GET("/class/s/:id/qr.png", s.handleQR)
+	pages.GET("/class/s/:id/results", s.handleResults)
+	pages.GET("/class/s/:id/results.csv", s.handleResultsCSV)
+	pages.GET("/class/s/:id/play", s.handlePlay)
+	pages.GET("/class/s/:id/events", s.handlePlayEvents)
+	pages.POST("/class/s/:id/answer", s.handlePlayAnswer)
+	pages.GET("/admin/users", s.handleAdminUsers)
+	pages.POST("/admin/users/:id/role", s.handleAdminRole)
 }

@@ -5,12 +5,15 @@ package web
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/sandbox"
 )
 
 // Config is what the server needs; cmd/examsim fills it in.
@@ -19,25 +22,52 @@ type Config struct {
 	Catalog  *i18n.Catalog
 	Learners examsim.LearnerService
 	Attempts examsim.AttemptService
+	// Exams stores timed exams; Reviews reads the spaced-review schedule.
+	Exams   examsim.ExamService
+	Reviews examsim.ReviewService
+	// Now is the clock exams and reviews are timed by; nil means time.Now.
+	// Tests set it to move time without sleeping.
+	Now func() time.Time
 	// Ping reports whether the database answers, for /healthz.
 	Ping func(*http.Request) error
 	// CookieKey signs the identity cookie; keep it secret and stable.
 	CookieKey []byte
 	// SecureCookies marks cookies Secure, for TLS deployments.
 	SecureCookies bool
-	Logger        *slog.Logger
+	// Sandbox is the live MCP sandbox served at /mcp and watched on /sandbox.
+	Sandbox *sandbox.Sandbox
+	// Predictions stores what learners predicted in the sandbox.
+	Predictions examsim.PredictionService
+	// MCPAllowAnyHost turns off the MCP SDK's refusal of non-local Host
+	// headers on /mcp (its DNS-rebinding protection), for a deployment behind
+	// a reverse proxy on the same machine that checks Host itself.
+	MCPAllowAnyHost bool
+	Logger          *slog.Logger
+
+	// Classroom runs live classroom sessions on Classes; Accounts manages
+	// roles for the admin page. The classroom pages answer 404 without them.
+	Classroom *classroom.Hub
+	Classes   examsim.ClassroomService
+	Accounts  examsim.AccountService
+	// MetricsToken lets /metrics be read from other hosts with
+	// "Authorization: Bearer TOKEN"; from loopback it needs none.
+	MetricsToken string
 }
 
 // Server is the web application.
 type Server struct {
 	Config
-	echo *echo.Echo
+	echo  *echo.Echo
+	class classState // the classroom pages' own state, made on first use
 }
 
 // New returns a server with its routes registered.
 func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Sandbox == nil {
+		cfg.Sandbox = sandbox.New()
 	}
 	s := &Server{Config: cfg, echo: echo.New()}
 	s.echo.HideBanner = true

@@ -20,6 +20,9 @@ Usage:
   examsim questions stats [DIR]
   examsim score --question ID --lang LANG   (explanation on stdin)
   examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes)
+  examsim user add NAME --role learner|instructor|admin [--db PATH]   (password on stdin or asked for)
+  examsim loadtest --url URL --instructor NAME --students N --rooms R --questions Q
+                                            (password in EXAMSIM_LOADTEST_PASSWORD)
 
 Run "examsim COMMAND --help" for a command's flags.
 `
@@ -58,6 +61,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runScore(args[1:], stdin, stdout, stderr)
 	case "rescore":
 		return runRescore(ctx, args[1:], stdout, stderr)
+	case "user":
+		return runUser(ctx, args[1:], stdin, stdout, stderr)
+	case "loadtest":
+		return runLoadtest(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -12,7 +12,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
 )
@@ -31,6 +33,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", envOr("EXAMSIM_ADDR", "127.0.0.1:8080"), "address to listen on (EXAMSIM_ADDR)")
 	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, created and migrated on first start (EXAMSIM_DB)")
 	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (EXAMSIM_QUESTIONS; default: the bank built into the binary)")
+	mcpAnyHost := fs.Bool("mcp-allow-any-host", envOr("EXAMSIM_MCP_ALLOW_ANY_HOST", "") == "1",
+		"let /mcp answer requests with a non-local Host header that reach a loopback address, e.g. behind a reverse proxy that checks Host itself (EXAMSIM_MCP_ALLOW_ANY_HOST=1)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -59,10 +63,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 
+	classes := store.NewClassroomService(db)
+	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank, Logger: logger})
+	defer hub.Close() // after the server stops, before the database closes
 	handler := web.New(web.Config{
 		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
 		Learners: store.NewLearnerService(db), Attempts: store.NewAttemptService(db),
-		Ping: func(r *http.Request) error { return db.Ping(r.Context()) },
+		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db),
+		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db), MCPAllowAnyHost: *mcpAnyHost,
+		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
+		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
+		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"),
 	})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -70,6 +81,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv.RegisterOnShutdown(hub.CloseStreams) // open event streams would hold Shutdown up
 	fmt.Fprintf(stdout, "examsim: serving %s on http://%s (database %s)\n", bankSummary(bank), ln.Addr(), *dbPath)
 
 	errc := make(chan error, 1)

@@ -8,10 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
 )
@@ -21,6 +25,31 @@ type App struct {
 	*httptest.Server
 	Bank *questions.Bank
 	DB   *store.DB
+	// Classroom is the app's classroom hub.
+	Classroom *classroom.Hub
+	// Clock is the app's clock for exams and reviews: it stands still until
+	// a test moves it, so timing tests never sleep.
+	Clock *Clock
+}
+
+// Clock is a clock that only moves when told to.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }
 
 // Start starts the app and stops it when the test ends.
@@ -45,11 +74,19 @@ func Start(tb testing.TB) *App {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	clock := &Clock{now: time.Now().UTC()}
+	classes := store.NewClassroomService(db)
+	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank})
+	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
 	srv := httptest.NewServer(web.New(web.Config{
 		Bank: bank, Catalog: catalog, CookieKey: key,
 		Learners: store.NewLearnerService(db), Attempts: store.NewAttemptService(db),
-		Ping: func(r *http.Request) error { return db.Ping(r.Context()) },
+		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db), Now: clock.Now,
+		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db),
+		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
+		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
 	}))
 	tb.Cleanup(srv.Close)
-	return &App{Server: srv, Bank: bank, DB: db}
+	tb.Cleanup(hub.CloseStreams) // runs first, so srv.Close does not wait on open event streams
+	return &App{Server: srv, Bank: bank, DB: db, Clock: clock, Classroom: hub}
 }

@@ -1,0 +1,624 @@
+package classroom_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/store"
+)
+
+type fixture struct {
+	db       *store.DB
+	classes  *store.ClassroomService
+	attempts *store.AttemptService
+	bank     *questions.Bank
+	hub      *classroom.Hub
+	host     *examsim.Learner
+	clock    *clock
+}
+
+// clock is a settable clock, so time limits are tested without sleeping.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+var bankOnce = sync.OnceValues(func() (*questions.Bank, questions.Problems) {
+	fsys, name := questions.Embedded()
+	return questions.Load(fsys, name)
+})
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	bank, problems := bankOnce()
+	if bank == nil || len(bank.Questions) < 2 {
+		t.Fatalf("bank: %v", problems)
+	}
+	f := &fixture{db: db, classes: store.NewClassroomService(db), attempts: store.NewAttemptService(db), bank: bank,
+		clock: &clock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
+	f.hub = classroom.NewHub(classroom.Config{Store: f.classes, Attempts: f.attempts, Bank: bank, Now: f.clock.Now,
+		Grace: time.Second})
+	t.Cleanup(f.hub.Close)
+	f.host, err = store.NewLearnerService(db).CreateAccount(ctx, "teacher", "correct-horse", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// quizIDs are two questions every language has.
+var quizIDs = []string{"empty-result-retry-loop", "malformed-order-id"}
+
+func (f *fixture) quiz(t *testing.T, scoring examsim.ScoringMode, expl examsim.ExplanationMode) *examsim.Quiz {
+	t.Helper()
+	q := &examsim.Quiz{OwnerID: f.host.ID, Title: "Errors", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: scoring, Leaderboard: true, Explanations: expl}
+	if err := f.classes.CreateQuiz(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+func (f *fixture) live(t *testing.T, scoring examsim.ScoringMode) *classroom.Room {
+	t.Helper()
+	room, err := f.hub.Create(context.Background(), f.quiz(t, scoring, examsim.ExplainOptional), f.host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return room
+}
+
+func (f *fixture) answerOf(index int) string {
+	q, _ := f.bank.Question(quizIDs[index])
+	return q.Answer
+}
+
+func (f *fixture) wrongOf(index int) string {
+	q, _ := f.bank.Question(quizIDs[index])
+	for _, o := range q.Text(examsim.English).Options {
+		if o.Letter != q.Answer {
+			return o.Letter
+		}
+	}
+	return ""
+}
+
+func TestPoints(t *testing.T) {
+	limit := 20 * time.Second
+	tests := []struct {
+		name    string
+		correct bool
+		scoring examsim.ScoringMode
+		elapsed time.Duration
+		expl    examsim.ExplanationMode
+		score   int
+		want    int
+	}{
+		{"wrong earns nothing", false, examsim.ScoreSpeed, 0, examsim.ExplainOptional, 100, 0},
+		{"correctness ignores time", true, examsim.ScoreCorrectness, 19 * time.Second, examsim.ExplainOff, 0, 1000},
+		{"speed: instant", true, examsim.ScoreSpeed, 0, examsim.ExplainOff, 0, 1000},
+		{"speed: half the time", true, examsim.ScoreSpeed, 10 * time.Second, examsim.ExplainOff, 0, 750},
+		{"speed: at the limit", true, examsim.ScoreSpeed, limit, examsim.ExplainOff, 0, 500},
+		{"speed: late taps count as the limit", true, examsim.ScoreSpeed, limit + time.Second, examsim.ExplainOff, 0, 500},
+		{"explanation adds its share", true, examsim.ScoreCorrectness, 0, examsim.ExplainOptional, 60, 1300},
+		{"explanations off add nothing", true, examsim.ScoreCorrectness, 0, examsim.ExplainOff, 100, 1000},
+	}
+	for _, tt := range tests {
+		if got := classroom.Points(tt.correct, tt.scoring, tt.elapsed, limit, tt.expl, tt.score); got != tt.want {
+			t.Errorf("%s: Points = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestScoringModes plays one question in each mode: correctness gives every
+// right answer the same; the speed bonus rewards the faster of two.
+func TestScoringModes(t *testing.T) {
+	for _, mode := range []examsim.ScoringMode{examsim.ScoreCorrectness, examsim.ScoreSpeed} {
+		t.Run(string(mode), func(t *testing.T) {
+			f := newFixture(t)
+			ctx := context.Background()
+			room := f.live(t, mode)
+			fast, _, err := room.Join(ctx, "Fast", examsim.Thai, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, _, _ := room.Join(ctx, "Slow", examsim.Polish, 0)
+			wrong, _, _ := room.Join(ctx, "Wrong", examsim.Vietnamese, 0)
+			if err := room.Next(ctx, -1); err != nil {
+				t.Fatal(err)
+			}
+			f.clock.Advance(2 * time.Second)
+			a1, err := room.Answer(ctx, fast.ID, 0, f.answerOf(0), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.clock.Advance(10 * time.Second)
+			a2, _ := room.Answer(ctx, slow.ID, 0, f.answerOf(0), "")
+			a3, _ := room.Answer(ctx, wrong.ID, 0, f.wrongOf(0), "")
+			got := []int{a1.Points, a2.Points, a3.Points}
+			want := []int{1000, 1000, 0}
+			if mode == examsim.ScoreSpeed {
+				want = []int{950, 700, 0}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("points (-want +got):\n%s", diff)
+			}
+			// Points stay hidden until the reveal: they would give the answer away.
+			if p, _ := room.Player(fast.ID); p.Points != 0 {
+				t.Errorf("before the reveal the student sees %d points", p.Points)
+			}
+			if err := room.Reveal(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			if p, _ := room.Player(fast.ID); p.Points != want[0] {
+				t.Errorf("after the reveal: %d points, want %d", p.Points, want[0])
+			}
+			snap := room.Snapshot()
+			if snap.Ranking[0].Nickname != "Fast" || snap.Ranking[2].Nickname != "Wrong" {
+				t.Errorf("ranking = %+v", snap.Ranking)
+			}
+		})
+	}
+}
+
+// TestAnswerRules covers what a room refuses: a second answer, a closed
+// question, a choice that does not exist, a missing required explanation.
+func TestAnswerRules(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room, err := f.hub.Create(ctx, f.quiz(t, examsim.ScoreCorrectness, examsim.ExplainRequired), f.host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, _ := room.Join(ctx, "Lan", examsim.Vietnamese, 0)
+	if _, err := room.Answer(ctx, p.ID, 0, "A", "because"); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("answer in the lobby: %v", err)
+	}
+	room.Next(ctx, -1)
+	if _, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), ""); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Errorf("no explanation where required: %v", err)
+	}
+	if _, err := room.Answer(ctx, p.ID, 0, "Z", "because"); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Errorf("choice Z: %v", err)
+	}
+	if _, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), "because it is empty, not failed"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := room.Answer(ctx, p.ID, 0, f.wrongOf(0), "changed my mind"); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("second answer: %v", err)
+	}
+	// Past the limit and the grace, the question is closed.
+	room.Reveal(ctx, 0)
+	room.Next(ctx, 0)
+	f.clock.Advance(22 * time.Second)
+	if _, err := room.Answer(ctx, p.ID, 1, f.answerOf(1), "late"); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("late answer: %v", err)
+	}
+	// A double click on next acts once.
+	if err := room.Reveal(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	room.Next(ctx, 1)
+	room.Next(ctx, 1)
+	if s := room.Session(); s.Phase != examsim.PhaseEnded {
+		t.Errorf("after the last question: %s", s.Phase)
+	}
+}
+
+// TestHubConcurrency joins, watches and answers from many goroutines at
+// once; run with -race it checks the room is safe for concurrent use, and
+// every acknowledged answer is in the store.
+func TestHubConcurrency(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreSpeed)
+	const n = 60
+	players := make([]*examsim.Player, n)
+	var wg sync.WaitGroup
+	for i := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, _, err := room.Join(ctx, fmt.Sprintf("student %d", i), examsim.Langs[i%4], 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			players[i] = p
+		}()
+	}
+	wg.Wait()
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	woken := make(chan struct{}, n)
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := room.Watch(p.ID)
+			defer s.Close()
+			<-s.C()
+			room.Snapshot()
+			choice := f.answerOf(0)
+			if i%3 == 0 {
+				choice = f.wrongOf(0)
+			}
+			if _, err := room.Answer(ctx, p.ID, 0, choice, "empty result, not a failure"); err != nil {
+				t.Error(err)
+			}
+			woken <- struct{}{}
+		}()
+	}
+	host := room.Watch(0)
+	wg.Wait()
+	host.Close()
+	snap := room.Snapshot()
+	if snap.Answered != n || len(snap.Players) != n {
+		t.Fatalf("answered %d of %d players %d", snap.Answered, n, len(snap.Players))
+	}
+	stored, err := f.classes.ListAnswers(ctx, room.ID)
+	if err != nil || len(stored) != n {
+		t.Fatalf("stored %d answers, %v", len(stored), err)
+	}
+	if st := f.hub.Stats(); st.Committed != n || st.Streams != 0 {
+		t.Errorf("stats = %+v", st)
+	}
+}
+
+// slowStore holds the first group commit until the test has queued a burst
+// behind it, then counts the transactions the burst took.
+type slowStore struct {
+	examsim.ClassroomService
+	mu      sync.Mutex
+	calls   []int
+	release chan struct{}
+	once    sync.Once
+	held    int // the size of the batch being held
+}
+
+func (s *slowStore) heldSize() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
+}
+
+func (s *slowStore) SaveAnswers(ctx context.Context, as []*examsim.ClassAnswer) error {
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.held = len(as)
+		s.mu.Unlock()
+		<-s.release
+	})
+	s.mu.Lock()
+	s.calls = append(s.calls, len(as))
+	s.mu.Unlock()
+	return s.ClassroomService.SaveAnswers(ctx, as)
+}
+
+// TestGroupCommit sends a burst of 1,000 answers: each is acknowledged only
+// after its transaction commits, and they take a handful of transactions,
+// not a thousand.
+func TestGroupCommit(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	slow := &slowStore{ClassroomService: f.classes, release: make(chan struct{})}
+	hub := classroom.NewHub(classroom.Config{Store: slow, Bank: f.bank, Now: f.clock.Now, MaxBatch: 256})
+	defer hub.Close()
+	room, err := hub.Create(ctx, f.quiz(t, examsim.ScoreCorrectness, examsim.ExplainOff), f.host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	ids := make([]int64, n)
+	for i := range ids {
+		p, _, err := room.Join(ctx, fmt.Sprintf("p%d", i), examsim.English, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = p.ID
+	}
+	room.Next(ctx, -1)
+	acked := make(chan int64, n)
+	for _, id := range ids {
+		go func() {
+			if _, err := room.Answer(ctx, id, 0, f.answerOf(0), ""); err != nil {
+				t.Error(err)
+			}
+			acked <- id
+		}()
+	}
+	// Nothing is acknowledged while the first transaction is held.
+	for held := 0; held == 0 || held+hub.Stats().Queued < n; held = slow.heldSize() {
+		select {
+		case <-acked:
+			t.Fatal("an answer was acknowledged before any commit")
+		default:
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(slow.release)
+	for range n {
+		<-acked
+	}
+	slow.mu.Lock()
+	calls := slow.calls
+	slow.mu.Unlock()
+	total := 0
+	for _, c := range calls {
+		total += c
+	}
+	if total != n || len(calls) > 1+(n-1+255)/256 {
+		t.Errorf("%d answers in %d transactions %v; want %d in at most %d", total, len(calls), calls, n, 1+(n-1+255)/256)
+	}
+	stored, _ := f.classes.ListAnswers(ctx, room.ID)
+	if len(stored) != n {
+		t.Errorf("stored %d", len(stored))
+	}
+}
+
+// TestRejoin brings a student back from their token alone, with their
+// points, after the room is reloaded from the store (a server restart).
+func TestRejoin(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	p, token, err := room.Join(ctx, "Ngọc Anh", examsim.Vietnamese, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	room.Next(ctx, -1)
+	room.Answer(ctx, p.ID, 0, f.answerOf(0), "")
+	room.Reveal(ctx, 0)
+
+	s := room.Watch(p.ID)
+	s.Close()
+	s = room.Watch(p.ID) // the reload
+	defer s.Close()
+	snap := room.Snapshot()
+	if snap.Players[0].Reconnects != 1 || snap.Log[len(snap.Log)-1].Event != "reconnected" {
+		t.Errorf("the host does not see the reconnect: %+v %+v", snap.Players, snap.Log)
+	}
+
+	// A new hub reads the room back from the store.
+	hub2 := classroom.NewHub(classroom.Config{Store: f.classes, Bank: f.bank, Now: f.clock.Now})
+	defer hub2.Close()
+	again, err := hub2.Room(ctx, room.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, ok := again.Rejoin(token)
+	if !ok || back.ID != p.ID || back.Nickname != "Ngọc Anh" {
+		t.Fatalf("rejoin = %+v %v", back, ok)
+	}
+	if v, _ := again.Player(back.ID); v.Points != 1000 {
+		t.Errorf("points after rejoin = %d", v.Points)
+	}
+	if _, ok := again.Rejoin("not-a-token"); ok {
+		t.Error("a made-up token rejoined")
+	}
+	// A kicked student's token stops working and their stream is told.
+	w := room.Watch(p.ID)
+	if err := room.Kick(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-w.Kicked():
+	default:
+		t.Error("the stream of a kicked student was not told")
+	}
+	w.Close()
+	if _, ok := room.Rejoin(token); ok {
+		t.Error("a kicked student rejoined")
+	}
+}
+
+func TestJoinRules(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	if _, _, err := room.Join(ctx, "Kasia", examsim.Polish, 0); err != nil {
+		t.Fatal(err)
+	}
+	for nick, code := range map[string]examsim.Code{
+		"kasia":                 examsim.ECONFLICT, // unique ignoring case
+		"K":                     examsim.EINVALID,
+		strings.Repeat("x", 21): examsim.EINVALID,
+		"a\u202eb":              examsim.EINVALID, // an invisible direction override
+		"fuck_off":              examsim.EINVALID,
+		"k u r w a":             examsim.EINVALID,
+		"đéo":                   examsim.EINVALID,
+		"ควยมาก":                examsim.EINVALID,
+	} {
+		if _, _, err := room.Join(ctx, nick, examsim.Polish, 0); examsim.ErrorCode(err) != code {
+			t.Errorf("Join(%q) = %v, want %s", nick, err, code)
+		}
+	}
+	for _, ok := range []string{"Hancock", "Đĩa Nhạc", "Lồng Đèn", "สมชาย", "Zażółć"} {
+		if _, _, err := room.Join(ctx, ok, examsim.Thai, 0); err != nil {
+			t.Errorf("Join(%q) = %v", ok, err)
+		}
+	}
+	room.SetLocked(ctx, true)
+	if _, _, err := room.Join(ctx, "Late", examsim.English, 0); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("join a locked room: %v", err)
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	l := classroom.NewLimiter(3, time.Minute)
+	for i := 0; i < 3; i++ {
+		if l.Blocked("1.2.3.4") {
+			t.Fatalf("blocked after %d failures", i)
+		}
+		l.Fail("1.2.3.4")
+	}
+	if !l.Blocked("1.2.3.4") || l.Blocked("5.6.7.8") {
+		t.Error("the limit is not per client")
+	}
+}
+
+// TestCSV exports Thai and Vietnamese text and formula-like cells, and
+// reads them back exactly.
+func TestCSV(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	type who struct {
+		nick, expl string
+		lang       examsim.Lang
+	}
+	people := []who{
+		{"Nguyễn Thị Hoà", "Kết quả rỗng hợp lệ, không phải lỗi truy cập; thử lại không giúp gì.", examsim.Vietnamese},
+		{"สมหญิง", "ผลลัพธ์ว่างที่ถูกต้อง ไม่ใช่ access failure การ retry ไม่ช่วย", examsim.Thai},
+		{"=cmd|' /C calc'!A0", "+1 line\nsecond line, with \"quotes\"", examsim.English},
+		{"@SUM(A1)", "-2+3", examsim.Polish},
+	}
+	for _, p := range people {
+		if _, _, err := room.Join(ctx, p.nick, p.lang, 0); err != nil {
+			t.Fatalf("join %q: %v", p.nick, err)
+		}
+	}
+	room.Next(ctx, -1)
+	snap := room.Snapshot()
+	for i, p := range snap.Players {
+		if _, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), people[i].expl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := classroom.LoadResults(ctx, f.classes, f.bank, room.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := classroom.WriteCSV(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(buf.Bytes(), []byte{0xEF, 0xBB, 0xBF}) {
+		t.Fatal("no UTF-8 byte-order mark")
+	}
+	rows, err := csv.NewReader(bytes.NewReader(buf.Bytes()[3:])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(classroom.CSVHeader, rows[0]); diff != "" {
+		t.Errorf("header (-want +got):\n%s", diff)
+	}
+	var got, want [][2]string
+	for _, r := range rows[1:] {
+		got = append(got, [2]string{r[0], r[6]})
+	}
+	for _, p := range people {
+		want = append(want, [2]string{classroom.EscapeCell(p.nick), classroom.EscapeCell(p.expl)})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	for _, r := range rows[1:] {
+		for _, cell := range r {
+			if cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) {
+				t.Errorf("cell %q would run as a formula", cell)
+			}
+		}
+	}
+	if got[0][0] != "Nguyễn Thị Hoà" || got[1][1] != people[1].expl {
+		t.Errorf("Vietnamese or Thai changed on the way: %q", got)
+	}
+}
+
+func TestEscapeCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+1": "'=1+1", "+1": "'+1", "-1": "'-1", "@x": "'@x", "\tx": "'\tx", "plain": "plain", "": "", "ไทย": "ไทย",
+	} {
+		if got := classroom.EscapeCell(in); got != want {
+			t.Errorf("EscapeCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAssignment lets students go at their own pace until the deadline,
+// and adds signed-in students' answers to their history.
+func TestAssignment(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	learner, err := store.NewLearnerService(f.db).CreateAccount(ctx, "student1", "student-pass", examsim.RoleLearner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	room, err := f.hub.Create(ctx, f.quiz(t, examsim.ScoreCorrectness, examsim.ExplainOptional), f.host.ID,
+		examsim.ModeAssignment, f.clock.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := room.Join(ctx, "Tomek", examsim.Polish, learner.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next := room.Open(p.ID); next != 0 {
+		t.Fatalf("first question = %d", next)
+	}
+	if _, err := room.Answer(ctx, p.ID, 1, f.answerOf(1), ""); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("skipping ahead: %v", err)
+	}
+	if _, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), "Pusty wynik to nie błąd; ponawianie nic nie da."); err != nil {
+		t.Fatal(err)
+	}
+	if next := room.Open(p.ID); next != 1 {
+		t.Fatalf("next question = %d", next)
+	}
+	f.clock.Advance(2 * time.Hour)
+	if _, err := room.Answer(ctx, p.ID, 1, f.answerOf(1), ""); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("after the deadline: %v", err)
+	}
+	hist, err := f.attempts.ListAttempts(ctx, learner.ID, 10)
+	if err != nil || len(hist) != 1 || hist[0].QuestionID != quizIDs[0] || hist[0].Lang != examsim.Polish {
+		t.Errorf("history = %+v, %v", hist, err)
+	}
+}
+
+// TestEvict drops ended rooms from memory and reads them back when asked.
+func TestEvict(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	p, token, _ := room.Join(ctx, "Anna", examsim.Polish, 0)
+	if n := f.hub.Evict(f.clock.Now()); n != 0 {
+		t.Fatalf("evicted %d running rooms", n)
+	}
+	room.End(ctx)
+	if n := f.hub.Evict(f.clock.Now()); n != 1 || f.hub.Stats().Rooms != 0 {
+		t.Fatalf("evicted %d, %d rooms left", n, f.hub.Stats().Rooms)
+	}
+	again, err := f.hub.Room(ctx, room.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, ok := again.Rejoin(token); !ok || back.ID != p.ID {
+		t.Error("the room read back does not know its player")
+	}
+}

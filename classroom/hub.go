@@ -1,0 +1,266 @@
+// Package classroom owns live classroom quizzes: one Room per session, safe
+// for concurrent use, holding who is in the room, which question is on and
+// the answers so far; it wakes the host's and the students' event streams
+// when something they see changes, and commits answers to the store in
+// group commits, acknowledging each only once it is on disk. It also owns
+// the classroom rules that are not HTTP: points, nicknames, the join rate
+// limit, results and their CSV export.
+package classroom
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// Config is what a Hub needs.
+type Config struct {
+	Store    examsim.ClassroomService
+	Attempts examsim.AttemptService // where signed-in students' answers join their history; may be nil
+	Bank     *questions.Bank
+	Logger   *slog.Logger
+	// Grace is how long past a question's time an answer already on its way
+	// is still taken, so a tap in the last second is not lost in transit.
+	Grace time.Duration
+	// MaxBatch caps the answers in one group commit.
+	MaxBatch int
+	// OnBatch, when set, is told each group commit's size and duration.
+	OnBatch func(size int, took time.Duration)
+	Now     func() time.Time
+}
+
+// Hub holds the rooms of the running sessions.
+type Hub struct {
+	cfg    Config
+	commit *committer
+
+	mu    sync.Mutex
+	rooms map[int64]*Room
+
+	streams atomic.Int64
+	closed  chan struct{}
+	once    sync.Once
+}
+
+// NewHub returns a hub storing to cfg.Store.
+func NewHub(cfg Config) *Hub {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Grace == 0 {
+		cfg.Grace = 2 * time.Second
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = 512
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	h := &Hub{cfg: cfg, rooms: map[int64]*Room{}, closed: make(chan struct{})}
+	h.commit = newCommitter(cfg.Store, cfg.MaxBatch)
+	h.commit.onBatch = cfg.OnBatch
+	go h.sweep()
+	return h
+}
+
+// EvictAfter is how long an ended room with nobody watching stays in
+// memory; its results are in the store, and it is read back if asked for.
+const EvictAfter = 5 * time.Minute
+
+func (h *Hub) sweep() {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.closed:
+			return
+		case <-t.C:
+			h.Evict(h.cfg.Now().Add(-EvictAfter))
+		}
+	}
+}
+
+// Evict drops the rooms that ended before cutoff and have no open stream.
+func (h *Hub) Evict(cutoff time.Time) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for id, r := range h.rooms {
+		r.mu.Lock()
+		idle := len(r.streams) == 0 && len(r.pending) == 0 && r.closedLocked() && !r.closedAt().After(cutoff)
+		r.mu.Unlock()
+		if idle {
+			delete(h.rooms, id)
+			n++
+		}
+	}
+	return n
+}
+
+// CloseStreams ends every event stream, so a server shutting down is not
+// held up by students' open connections. Answers are still taken.
+func (h *Hub) CloseStreams() { h.once.Do(func() { close(h.closed) }) }
+
+// Close ends every event stream and, once queued answers are committed,
+// stops the writer. Call it after the server has stopped serving.
+func (h *Hub) Close() {
+	h.CloseStreams()
+	h.mu.Lock()
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	h.mu.Unlock()
+	for _, r := range rooms {
+		r.mu.Lock()
+		if r.timer != nil {
+			r.timer.Stop()
+		}
+		r.mu.Unlock()
+	}
+	h.commit.close()
+}
+
+// Done is closed when the hub is closing; event streams end on it.
+func (h *Hub) Done() <-chan struct{} { return h.closed }
+
+// Stats are numbers for monitoring.
+type Stats struct {
+	Rooms, Players, Streams  int
+	Batches, Committed, Fail int64
+	Queued                   int
+}
+
+// Stats returns the hub's current numbers.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	st := Stats{Rooms: len(h.rooms)}
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	h.mu.Unlock()
+	for _, r := range rooms {
+		r.mu.Lock()
+		st.Players += len(r.order)
+		r.mu.Unlock()
+	}
+	st.Streams = int(h.streams.Load())
+	st.Batches, st.Committed, st.Fail = h.commit.batches.Load(), h.commit.committed.Load(), h.commit.failed.Load()
+	st.Queued = h.commit.queued()
+	return st
+}
+
+// Bank returns the question bank the rooms ask from.
+func (h *Hub) Bank() *questions.Bank { return h.cfg.Bank }
+
+// Create starts a session of quiz hosted by hostID and returns its room.
+func (h *Hub) Create(ctx context.Context, quiz *examsim.Quiz, hostID int64, mode examsim.SessionMode, deadline time.Time) (*Room, error) {
+	cs := &examsim.ClassSession{HostID: hostID, Mode: mode, Quiz: *quiz, Phase: examsim.PhaseLobby, QuestionIndex: -1}
+	if mode == examsim.ModeAssignment {
+		if !deadline.After(h.cfg.Now()) {
+			return nil, examsim.Errorf(examsim.EINVALID, "class.error_deadline_past")
+		}
+		cs.Deadline = deadline
+		cs.Phase = examsim.PhaseQuestion
+	}
+	if _, err := h.questionsOf(cs); err != nil {
+		return nil, err
+	}
+	if err := h.cfg.Store.CreateSession(ctx, cs); err != nil {
+		return nil, err
+	}
+	return h.Room(ctx, cs.ID)
+}
+
+func (h *Hub) questionsOf(cs *examsim.ClassSession) ([]*questions.Question, error) {
+	qs := make([]*questions.Question, 0, len(cs.Quiz.QuestionIDs))
+	for _, id := range cs.Quiz.QuestionIDs {
+		q, ok := h.cfg.Bank.Question(id)
+		if !ok {
+			return nil, examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", id)
+		}
+		qs = append(qs, q)
+	}
+	if len(qs) == 0 {
+		return nil, examsim.Errorf(examsim.EINVALID, "class.error_no_questions")
+	}
+	return qs, nil
+}
+
+// Room returns the room of a session, loading it from the store the first
+// time (so a restarted server picks rooms up where they were).
+func (h *Hub) Room(ctx context.Context, sessionID int64) (*Room, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r := h.rooms[sessionID]; r != nil {
+		return r, nil
+	}
+	cs, err := h.cfg.Store.FindSession(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	qs, err := h.questionsOf(cs)
+	if err != nil {
+		return nil, err
+	}
+	players, err := h.cfg.Store.ListPlayers(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := h.cfg.Store.ListAnswers(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	r := newRoom(h, cs, qs)
+	for _, p := range players {
+		r.addPlayer(p)
+	}
+	for _, a := range answers {
+		r.record(a)
+	}
+	if cs.Mode == examsim.ModeLive && cs.Phase == examsim.PhaseQuestion && cs.EndedAt.IsZero() {
+		r.armTimer()
+	}
+	h.rooms[sessionID] = r
+	return r, nil
+}
+
+// RoomByCode returns the running room with a join code.
+func (h *Hub) RoomByCode(ctx context.Context, code string) (*Room, error) {
+	cs, err := h.cfg.Store.FindSessionByCode(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	return h.Room(ctx, cs.ID)
+}
+
+// NewToken returns a rejoin token and the hash the store keeps of it.
+func NewToken() (token string, hash []byte) {
+	b := make([]byte, 32)
+	rand.Read(b)
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, HashToken(token)
+}
+
+// HashToken returns the stored form of a rejoin token.
+func HashToken(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// TextOf returns a question in lang, English when it lacks that language.
+func TextOf(q *questions.Question, lang examsim.Lang) *questions.Text {
+	if tx := q.Text(lang); tx != nil {
+		return tx
+	}
+	return q.Text(examsim.English)
+}

@@ -1,0 +1,177 @@
+package classroom
+
+import (
+	"context"
+	"sort"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// Results is a session's outcome, read from the store (not the room's
+// memory), so it is exactly what was committed.
+type Results struct {
+	Session   *examsim.ClassSession
+	Questions []*questions.Question
+	Players   map[int64]*examsim.Player
+	Answers   []*examsim.ClassAnswer // by question, then commit order
+	Students  []StudentResult        // best first
+	Items     []QuestionResult
+	Concepts  []ConceptResult
+}
+
+// StudentResult is one student's totals.
+type StudentResult struct {
+	Player         *examsim.Player
+	Points         int
+	Answered       int
+	Correct        int
+	Explained      int // answers with an explanation
+	AvgExplanation int // mean explanation score of those, 0..100
+}
+
+// QuestionResult is how the room did on one question.
+type QuestionResult struct {
+	Index    int
+	Question *questions.Question
+	Counts   map[string]int
+	Answered int
+	Correct  int
+	// AvgBand is the mean explanation band of the explained answers, -1 when none.
+	AvgBand float64
+	// TopMisconception is the misconception found most often, "" when none.
+	TopMisconception      string
+	TopMisconceptionCount int
+}
+
+// ConceptResult is how the room did on the questions tagged with a concept.
+type ConceptResult struct {
+	Topic, Concept string
+	Answered       int
+	Correct        int
+	// Explained counts the explanations that could have shown the concept;
+	// Hit those where the rubric found it.
+	Explained, Hit int
+}
+
+// LoadResults reads a session's results.
+func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *questions.Bank, sessionID int64) (*Results, error) {
+	cs, err := store.FindSession(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	players, err := store.ListPlayers(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := store.ListAnswers(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{Session: cs, Players: map[int64]*examsim.Player{}}
+	for _, id := range cs.Quiz.QuestionIDs {
+		q, _ := bank.Question(id) // nil when the bank lost it since; its answers still count
+		res.Questions = append(res.Questions, q)
+	}
+	students := map[int64]*StudentResult{}
+	var order []int64
+	for _, p := range players {
+		if p.Kicked {
+			continue
+		}
+		res.Players[p.ID] = p
+		students[p.ID] = &StudentResult{Player: p}
+		order = append(order, p.ID)
+	}
+	res.Items = make([]QuestionResult, len(res.Questions))
+	for i, q := range res.Questions {
+		res.Items[i] = QuestionResult{Index: i, Question: q, Counts: map[string]int{}, AvgBand: -1}
+	}
+	bands := make([][2]int, len(res.Questions)) // sum, count
+	miscon := make([]map[string]int, len(res.Questions))
+	type conceptKey struct{ topic, concept string }
+	concepts := map[conceptKey]*ConceptResult{}
+	var conceptOrder []conceptKey
+	for _, a := range answers {
+		st := students[a.PlayerID]
+		if st == nil || a.QuestionIndex < 0 || a.QuestionIndex >= len(res.Items) {
+			continue // a kicked player's answers do not count
+		}
+		res.Answers = append(res.Answers, a)
+		st.Points += a.Points
+		st.Answered++
+		it := &res.Items[a.QuestionIndex]
+		it.Counts[a.Choice]++
+		it.Answered++
+		if a.Correct {
+			st.Correct++
+			it.Correct++
+		}
+		if a.Explanation != "" {
+			st.Explained++
+			st.AvgExplanation += a.ExplanationScore
+			bands[a.QuestionIndex][0] += a.Band
+			bands[a.QuestionIndex][1]++
+			for _, m := range a.Misconceptions {
+				if miscon[a.QuestionIndex] == nil {
+					miscon[a.QuestionIndex] = map[string]int{}
+				}
+				miscon[a.QuestionIndex][m]++
+			}
+		}
+		q := res.Questions[a.QuestionIndex]
+		if q == nil {
+			continue
+		}
+		hits := map[string]bool{}
+		for _, c := range a.Concepts {
+			hits[c.ID] = hits[c.ID] || c.Hit
+		}
+		for _, c := range q.Concepts {
+			k := conceptKey{q.Topic, c}
+			cr := concepts[k]
+			if cr == nil {
+				cr = &ConceptResult{Topic: q.Topic, Concept: c}
+				concepts[k] = cr
+				conceptOrder = append(conceptOrder, k)
+			}
+			cr.Answered++
+			if a.Correct {
+				cr.Correct++
+			}
+			if a.Explanation != "" {
+				cr.Explained++
+				if a.Correct && a.Band >= 2 {
+					cr.Hit++ // the explanation carried the question's key point
+				}
+			}
+		}
+	}
+	for i := range res.Items {
+		if bands[i][1] > 0 {
+			res.Items[i].AvgBand = float64(bands[i][0]) / float64(bands[i][1])
+		}
+		ids := make([]string, 0, len(miscon[i]))
+		for id := range miscon[i] {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			if n := miscon[i][id]; n > res.Items[i].TopMisconceptionCount {
+				res.Items[i].TopMisconception, res.Items[i].TopMisconceptionCount = id, n
+			}
+		}
+	}
+	for _, id := range order {
+		st := students[id]
+		if st.Explained > 0 {
+			st.AvgExplanation = (st.AvgExplanation + st.Explained/2) / st.Explained
+		}
+		res.Students = append(res.Students, *st)
+	}
+	sort.SliceStable(res.Students, func(i, j int) bool { return res.Students[i].Points > res.Students[j].Points })
+	for _, k := range conceptOrder {
+		res.Concepts = append(res.Concepts, *concepts[k])
+	}
+	return res, nil
+}

@@ -1,0 +1,159 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/examsim/examsim"
+)
+
+type argKind int
+
+const (
+	stringArg argKind = iota
+	numberArg
+	integerArg
+)
+
+func (k argKind) String() string {
+	switch k {
+	case numberArg:
+		return "a number"
+	case integerArg:
+		return "a whole number"
+	}
+	return "a string"
+}
+
+type argSpec struct {
+	name     string
+	kind     argKind
+	required bool
+	example  string
+}
+
+// args are a call's decoded arguments.
+type args map[string]any
+
+func (a args) str(name string) string {
+	s, _ := a[name].(string)
+	return s
+}
+
+func (a args) num(name string) (float64, bool) {
+	f, ok := a[name].(float64)
+	return f, ok
+}
+
+// decodeArgs checks a call's raw arguments against the tool's argument list.
+// Because tools use raw handlers, nothing has checked them before: a wrong
+// type, a missing argument or an extra one becomes a validation error in the
+// same envelope as every other failure, never the SDK's own text.
+func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (args, *toolError) {
+	attempted := tool + "(" + compactJSON(raw) + ")"
+	invalid := func(summary, format string, a ...any) *toolError {
+		return failure(examsim.Validation, summary, fmt.Sprintf(format, a...), attempted)
+	}
+	var fields map[string]json.RawMessage
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		fields = map[string]json.RawMessage{}
+	} else if err := json.Unmarshal(trimmed, &fields); err != nil || fields == nil {
+		return nil, invalid("Arguments are not an object",
+			"The arguments of %s must be a JSON object such as %s. Send them as an object and call again.", tool, exampleArgs(specs))
+	}
+	var extra []string
+	for name := range fields {
+		if !slices.ContainsFunc(specs, func(s argSpec) bool { return s.name == name }) {
+			extra = append(extra, name)
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		return nil, invalid("Unexpected argument "+quoteList(extra),
+			"%s takes only %s; it does not accept %s. Remove %s and call again.",
+			tool, nameList(specs), quoteList(extra), pluralIt(len(extra)))
+	}
+	out := args{}
+	for _, s := range specs {
+		v, ok := fields[s.name]
+		if !ok || string(bytes.TrimSpace(v)) == "null" {
+			if s.required {
+				return nil, invalid("Missing argument "+s.name,
+					"%s needs %s (%s, for example %s). Add it and call again.", tool, s.name, s.kind, s.example)
+			}
+			continue
+		}
+		switch s.kind {
+		case stringArg:
+			var str string
+			if json.Unmarshal(v, &str) != nil {
+				return nil, invalid("Wrong type for "+s.name,
+					"%s must be a string, for example %s; received %s. Send it as a string and call again.", s.name, s.example, compactJSON(v))
+			}
+			out[s.name] = str
+		case numberArg, integerArg:
+			var f float64
+			if json.Unmarshal(v, &f) != nil || math.IsInf(f, 0) {
+				return nil, invalid("Wrong type for "+s.name,
+					"%s must be %s, for example %s; received %s. Send a JSON number and call again.", s.name, s.kind, s.example, compactJSON(v))
+			}
+			if s.kind == integerArg && f != math.Trunc(f) {
+				return nil, invalid("Wrong type for "+s.name,
+					"%s must be a whole number, for example %s; received %s. Send a whole number and call again.", s.name, s.example, compactJSON(v))
+			}
+			out[s.name] = f
+		}
+	}
+	return out, nil
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return strings.TrimSpace(string(raw))
+	}
+	if b.Len() == 0 {
+		return "{}"
+	}
+	return b.String()
+}
+
+func exampleArgs(specs []argSpec) string {
+	parts := make([]string, 0, len(specs))
+	for _, s := range specs {
+		if s.kind == stringArg {
+			parts = append(parts, fmt.Sprintf("%q: %q", s.name, s.example))
+		} else {
+			parts = append(parts, fmt.Sprintf("%q: %s", s.name, s.example))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func nameList(specs []argSpec) string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.name
+	}
+	return strings.Join(names, " and ")
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func pluralIt(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}

@@ -1,0 +1,75 @@
+package sandbox
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/examsim/examsim"
+)
+
+// ErrorEnvelope is the structuredContent of every error result: the lessons'
+// application convention inside MCP's CallToolResult. PartialResults and
+// Alternatives appear only where they exist.
+type ErrorEnvelope struct {
+	ErrorCategory  examsim.Category `json:"errorCategory"`
+	IsRetryable    bool             `json:"isRetryable"`
+	Description    string           `json:"description"`
+	AttemptedQuery string           `json:"attempted_query"`
+	PartialResults []any            `json:"partial_results,omitempty"`
+	Alternatives   []string         `json:"alternatives,omitempty"`
+}
+
+// GenericFailure is the whole text of a failure in generic-errors mode.
+const GenericFailure = "Operation failed"
+
+// toolError is a failure a tool handler reports; errorResult turns it into
+// the result the client sees.
+type toolError struct {
+	Summary  string // the one-line text in content
+	Envelope ErrorEnvelope
+}
+
+// failure builds a toolError whose retry answer follows from its category, as
+// the lessons' table says: only transient errors are retryable.
+func failure(category examsim.Category, summary, description, attempted string) *toolError {
+	return &toolError{Summary: summary, Envelope: ErrorEnvelope{
+		ErrorCategory: category, IsRetryable: category == examsim.Transient,
+		Description: description, AttemptedQuery: attempted,
+	}}
+}
+
+// errorResult is built by hand on purpose: in go-sdk v1.8.0 a handler that
+// returns a Go error loses its structuredContent, and a typed Out would
+// overwrite a StructuredContent set here.
+func errorResult(e *toolError, generic bool) *mcp.CallToolResult {
+	if generic {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: GenericFailure}}}
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: e.Summary}},
+		StructuredContent: e.Envelope,
+	}
+}
+
+// okResult is a successful result: a one-line text for the model and the
+// data as structuredContent.
+func okResult(summary string, data any) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: summary}},
+		StructuredContent: data,
+	}
+}
+
+// listResult is the success shape of the lookups: a count and the matches.
+// An empty Results is a valid empty result, not an error.
+type listResult[T any] struct {
+	ResultCount int `json:"resultCount"`
+	Results     []T `json:"results"`
+}
+
+func list[T any](items []T) listResult[T] {
+	if items == nil {
+		items = []T{}
+	}
+	return listResult[T]{ResultCount: len(items), Results: items}
+}

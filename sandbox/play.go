@@ -1,0 +1,381 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/examsim/examsim"
+)
+
+// Run says what to play: a scenario, an agent, whether the tools answer
+// every failure with a bare "Operation failed", the seed of the backoff
+// jitter, and results the learner edited.
+type Run struct {
+	Scenario string    `json:"scenario"`
+	Agent    AgentKind `json:"agent"`
+	Generic  bool      `json:"generic"`
+	Seed     uint64    `json:"seed"`
+	// Edits replaces the result of a tool call (by number, from 1) with one
+	// the learner wrote. The call still reaches the server, so its state
+	// moves on as in the original run; only what the agent sees changes.
+	Edits map[int]*mcp.CallToolResult `json:"-"`
+}
+
+// Check returns an error for a run that names no scenario or agent.
+func (r Run) Check() error {
+	if _, ok := FindScenario(r.Scenario); !ok {
+		return examsim.Errorf(examsim.EINVALID, "sandbox.error.unknown_scenario", "Scenario", r.Scenario)
+	}
+	if r.Agent != Structured && r.Agent != Naive {
+		return examsim.Errorf(examsim.EINVALID, "sandbox.error.unknown_agent", "Agent", string(r.Agent))
+	}
+	return nil
+}
+
+// playTimeout bounds a run; runs take milliseconds, as waits are simulated.
+const playTimeout = 20 * time.Second
+
+// Play runs the agent through the scenario against the sandbox's own MCP
+// server over the SDK's in-memory transport, calling emit with each event as
+// it happens. The same Run always gives the same trace.
+func (sb *Sandbox) Play(ctx context.Context, run Run, emit func(Event)) (*Trace, error) {
+	if err := run.Check(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, playTimeout)
+	defer cancel()
+	sc, _ := FindScenario(run.Scenario)
+	p := &player{sb: sb, run: run, sc: sc, emit: emit, trace: &Trace{Run: run},
+		rng: rand.New(rand.NewPCG(run.Seed, 0x5eed5eed))}
+	var err error
+	if sc.Multi {
+		err = p.playMulti(ctx)
+	} else {
+		err = p.playSingle(ctx)
+	}
+	if err != nil {
+		return nil, &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: "sandbox: " + err.Error()}
+	}
+	return p.trace, nil
+}
+
+type player struct {
+	sb    *Sandbox
+	run   Run
+	sc    Scenario
+	rng   *rand.Rand
+	emit  func(Event)
+	trace *Trace
+
+	clock     time.Duration
+	calls     int
+	decisions int
+}
+
+func (p *player) add(e Event) {
+	e.Seq = len(p.trace.Events) + 1
+	e.AtMs = p.clock.Milliseconds()
+	p.trace.Events = append(p.trace.Events, e)
+	if p.emit != nil {
+		p.emit(e)
+	}
+}
+
+// conn is one agent's MCP session with the sandbox.
+type conn struct {
+	cs  *mcp.ClientSession
+	rec *recorder
+}
+
+func (p *player) connect(ctx context.Context, actor Actor) (*conn, error) {
+	clientT, serverT := mcp.NewInMemoryTransports()
+	if _, err := p.sb.server.Connect(ctx, serverT, nil); err != nil {
+		return nil, err
+	}
+	rec := &recorder{inner: clientT}
+	client := mcp.NewClient(&mcp.Implementation{Name: "examsim-" + string(p.run.Agent) + "-" + string(actor), Version: "1.0.0"},
+		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	cs, err := client.Connect(ctx, rec, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		return nil, err
+	}
+	_, resp := rec.exchange("initialize")
+	p.add(Event{Actor: actor, Kind: KindConnect, JSON: resp,
+		Say: msg("sandbox.ev.connect", "Version", cs.InitializeResult().ProtocolVersion)})
+	return &conn{cs: cs, rec: rec}, nil
+}
+
+// call makes one tools/call and records the request and the result.
+func (p *player) call(ctx context.Context, actor Actor, c *conn, tool string, args map[string]any, principal string) (*mcp.CallToolResult, error) {
+	p.calls++
+	n := p.calls
+	params := &mcp.CallToolParams{Name: tool, Arguments: args}
+	meta := mcp.Meta{}
+	if principal != "" {
+		meta[MetaPrincipal] = principal
+	}
+	if p.run.Generic {
+		meta[MetaErrors] = "generic"
+	}
+	if len(meta) > 0 {
+		params.Meta = meta
+	}
+	res, err := c.cs.CallTool(ctx, params)
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: %w", tool, err)
+	}
+	req, resp := c.rec.exchange("tools/call")
+	say := msg("sandbox.ev.request", "Tool", tool, "Call", n)
+	if principal != "" {
+		say = msg("sandbox.ev.request_as", "Tool", tool, "Call", n, "Principal", principal)
+	}
+	p.add(Event{Actor: actor, Kind: KindRequest, Call: n, Tool: tool, JSON: req, Say: say})
+
+	var wireResult struct {
+		Result json.RawMessage `json:"result"`
+	}
+	json.Unmarshal(resp, &wireResult)
+	ev := Event{Actor: actor, Kind: KindResult, Call: n, Tool: tool, JSON: resp, Result: indent(wireResult.Result)}
+	if edited, ok := p.run.Edits[n]; ok {
+		res = edited
+		b, _ := json.Marshal(edited)
+		ev.JSON, ev.Result, ev.Edited = indent(b), indent(b), true
+	}
+	ev.IsError = res.IsError
+	ev.ToolResult = toolResultBlock(n, res)
+	ev.Say = resultNarration(res, ev.Edited)
+	p.add(ev)
+	return res, nil
+}
+
+func resultNarration(r *mcp.CallToolResult, edited bool) Msg {
+	prefix := "sandbox.ev.result_"
+	if edited {
+		prefix = "sandbox.ev.edited_result_"
+	}
+	switch {
+	case r.IsError:
+		return msg(prefix+"error", "Text", excerpt(textOf(r), 120))
+	default:
+		if n, ok := resultCountOf(r); ok && n == 0 {
+			return msg(prefix+"empty", "Text", excerpt(textOf(r), 120))
+		}
+		return msg(prefix+"ok", "Text", excerpt(textOf(r), 120))
+	}
+}
+
+func (p *player) wait(actor Actor, d time.Duration) {
+	p.clock += d
+	p.add(Event{Actor: actor, Kind: KindWait, WaitMs: d.Milliseconds(),
+		Say: msg("sandbox.ev.wait", "Seconds", fmt.Sprintf("%.2f", d.Seconds()))})
+}
+
+func (p *player) decide(actor Actor, d decision, should Move, options []Move) {
+	p.decisions++
+	p.add(Event{Actor: actor, Kind: KindDecision, Decision: p.decisions, Move: d.move, Should: should,
+		Options: options, Rule: d.rule, Say: msg("sandbox.move." + string(d.move))})
+}
+
+// stepOutcome is how one step ended: a result to use, or an escalation.
+type stepOutcome struct {
+	res       *mcp.CallToolResult
+	escalated bool
+	packet    map[string]any
+}
+
+// pursue gets one step done the agent's way: call, decide, and retry,
+// correct, switch principal or escalate until the step is resolved.
+func (p *player) pursue(ctx context.Context, actor Actor, c *conn, step Step, escalateTo string) (stepOutcome, error) {
+	args := step.Args
+	principal := ""
+	retries, attempts := 0, 0
+	reformulated, switched := false, false
+	for {
+		res, err := p.call(ctx, actor, c, step.Tool, args, principal)
+		if err != nil {
+			return stepOutcome{}, err
+		}
+		attempts++
+		o := observation{res: res, retries: retries, reformulated: reformulated, switched: switched,
+			altPrincipal: p.sc.AltPrincipal, fixed: fixArguments(step.Tool, args, descriptionOf(res))}
+		should := structuredDecide(o)
+		d := should
+		if p.run.Agent == Naive {
+			d = naiveDecide(o)
+		}
+		var pause time.Duration
+		if d.move == MoveRetry && p.run.Agent == Structured {
+			pause = backoff(retries, p.rng)
+			d.rule.Args["Wait"] = fmt.Sprintf("%.2f", pause.Seconds())
+		}
+		p.decide(actor, d, should.move, AgentMoves)
+		switch d.move {
+		case MoveAccept:
+			return stepOutcome{res: res}, nil
+		case MoveRetry:
+			if pause > 0 {
+				p.wait(actor, pause)
+			}
+			retries++
+		case MoveReformulate:
+			args, reformulated, retries = o.fixed, true, 0
+		case MoveSwitch:
+			principal, switched, retries = p.sc.AltPrincipal, true, 0
+		default:
+			return stepOutcome{res: res, escalated: true,
+				packet: p.packet(escalateTo, step.Tool, args, principal, res, attempts)}, nil
+		}
+	}
+}
+
+// packet is what an escalation hands over. The structured agent passes on
+// everything the error carried; the naive agent only has the text.
+func (p *player) packet(to, tool string, args map[string]any, principal string, res *mcp.CallToolResult, attempts int) map[string]any {
+	if p.run.Agent == Naive {
+		return map[string]any{"escalate_to": to, "summary": "The tool keeps failing.", "last_text": textOf(res), "attempts": attempts}
+	}
+	pk := map[string]any{"escalate_to": to, "tool": tool, "arguments": args, "attempts": attempts}
+	if principal != "" {
+		pk["principal"] = principal
+	}
+	if m, ok := res.StructuredContent.(map[string]any); ok && res.IsError {
+		for _, k := range []string{"errorCategory", "isRetryable", "description", "attempted_query", "partial_results", "alternatives"} {
+			if v, ok := m[k]; ok {
+				pk[k] = v
+			}
+		}
+	}
+	if _, ok := pk["errorCategory"]; !ok {
+		pk["last_text"] = textOf(res)
+	}
+	return pk
+}
+
+func jsonOf(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return indent(b)
+}
+
+func (p *player) playSingle(ctx context.Context) error {
+	p.add(Event{Actor: ActorAgent, Kind: KindTask, Say: msg("sandbox.scenario." + p.sc.ID + ".task")})
+	c, err := p.connect(ctx, ActorAgent)
+	if err != nil {
+		return err
+	}
+	defer c.cs.Close()
+	for i, step := range p.sc.Steps {
+		out, err := p.pursue(ctx, ActorAgent, c, step, "human")
+		if err != nil {
+			return err
+		}
+		if out.escalated {
+			say := msg("sandbox.outcome.escalation", "Category", out.packet["errorCategory"])
+			if p.run.Agent == Naive {
+				say = msg("sandbox.outcome.escalation_bare")
+			} else if _, ok := out.packet["errorCategory"]; !ok {
+				say = msg("sandbox.outcome.escalation_blind")
+			}
+			p.add(Event{Actor: ActorAgent, Kind: KindOutcome, Outcome: OutcomeEscalation, JSON: jsonOf(out.packet), Say: say})
+			return nil
+		}
+		if i == len(p.sc.Steps)-1 {
+			say := msg("sandbox.outcome.answer", "Text", textOf(out.res))
+			if n, ok := resultCountOf(out.res); ok && n == 0 {
+				say = msg("sandbox.outcome.not_found", "Text", textOf(out.res))
+			}
+			p.add(Event{Actor: ActorAgent, Kind: KindOutcome, Outcome: OutcomeAnswer, JSON: jsonOf(out.res.StructuredContent), Say: say})
+		}
+	}
+	return nil
+}
+
+// playMulti is the coordinator and its research subagent: the subagent
+// recovers from what it can on its own and reports the rest, with
+// attempted_query and partial_results; the coordinator decides what to do
+// with the report.
+func (p *player) playMulti(ctx context.Context) error {
+	p.add(Event{Actor: ActorCoordinator, Kind: KindTask, Say: msg("sandbox.scenario.multi.task")})
+	brief := map[string]any{"task": "research for a customer briefing"}
+	for _, s := range p.sc.Steps {
+		brief[s.Tool] = s.Args
+	}
+	p.add(Event{Actor: ActorCoordinator, Kind: KindDelegate, JSON: jsonOf(brief), Say: msg("sandbox.ev.delegate")})
+	c, err := p.connect(ctx, ActorSubagent)
+	if err != nil {
+		return err
+	}
+	defer c.cs.Close()
+
+	findings := map[string]any{}
+	var unresolved []map[string]any
+	lastText := ""
+	for _, step := range p.sc.Steps {
+		out, err := p.pursue(ctx, ActorSubagent, c, step, "coordinator")
+		if err != nil {
+			return err
+		}
+		if out.escalated {
+			unresolved = append(unresolved, out.packet)
+			lastText = textOf(out.res)
+			continue
+		}
+		findings[step.Tool] = out.res.StructuredContent
+	}
+
+	var report map[string]any
+	switch {
+	case len(unresolved) == 0:
+		report = map[string]any{"status": "complete", "findings": findings}
+		p.add(Event{Actor: ActorSubagent, Kind: KindReport, JSON: jsonOf(report), Say: msg("sandbox.ev.report_complete")})
+	case p.run.Agent == Naive:
+		report = map[string]any{"status": "failed", "message": lastText}
+		p.add(Event{Actor: ActorSubagent, Kind: KindReport, JSON: jsonOf(report), Say: msg("sandbox.ev.report_failed")})
+	default:
+		report = map[string]any{"status": "partial", "findings": findings, "unresolved": unresolved}
+		p.add(Event{Actor: ActorSubagent, Kind: KindReport, JSON: jsonOf(report),
+			Say: msg("sandbox.ev.report_partial", "Count", len(unresolved))})
+	}
+
+	// The coordinator's move, and the one the lessons call for.
+	should := decision{MoveAccept, msg("sandbox.rule.coord_complete")}
+	if len(unresolved) > 0 {
+		should = decision{MoveAnnotate, msg("sandbox.rule.coord_annotate")}
+	}
+	d := should
+	if p.run.Agent == Naive && report["status"] == "failed" {
+		d = decision{MoveAbort, msg("sandbox.rule.coord_abort")}
+	}
+	p.decide(ActorCoordinator, d, should.move, append([]Move{MoveAccept}, CoordinatorMoves...))
+
+	switch d.move {
+	case MoveAbort:
+		p.add(Event{Actor: ActorCoordinator, Kind: KindOutcome, Outcome: OutcomeGiveUp, Say: msg("sandbox.outcome.abort")})
+	case MoveAnnotate:
+		gaps := make([]map[string]any, 0, len(unresolved))
+		for _, u := range unresolved {
+			g := map[string]any{"tool": u["tool"], "arguments": u["arguments"]}
+			for _, k := range []string{"errorCategory", "description", "attempted_query", "alternatives", "last_text"} {
+				if v, ok := u[k]; ok {
+					g[k] = v
+				}
+			}
+			if pr, ok := u["partial_results"].([]any); ok {
+				g["partial_results_used"] = len(pr)
+				findings[fmt.Sprint(u["tool"])+" (partial)"] = pr
+			}
+			gaps = append(gaps, g)
+		}
+		answer := map[string]any{"status": "answered with gaps marked", "findings": findings, "gaps": gaps}
+		p.add(Event{Actor: ActorCoordinator, Kind: KindOutcome, Outcome: OutcomeAnswer, JSON: jsonOf(answer),
+			Say: msg("sandbox.outcome.annotated", "Count", len(gaps))})
+	default:
+		p.add(Event{Actor: ActorCoordinator, Kind: KindOutcome, Outcome: OutcomeAnswer, JSON: jsonOf(findings),
+			Say: msg("sandbox.outcome.complete")})
+	}
+	return nil
+}

@@ -1,0 +1,428 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/examsim/examsim"
+)
+
+// ProtocolVersion is the MCP protocol version the sandbox speaks and its
+// traces show. It is pinned to the last session-based version so that each
+// connection is a session with its own slow.example counter.
+const ProtocolVersion = "2025-11-25"
+
+// How a caller changes who it is, and asks for generic errors: both ride in
+// the _meta of a tools/call request (or, over HTTP, in a header), so any MCP
+// client can use them without extra tools.
+const (
+	MetaPrincipal    = "examsim/principal"
+	MetaErrors       = "examsim/errors"
+	HeaderPrincipal  = "X-Examsim-Principal"
+	DefaultPrincipal = "support-agent"
+	FinancePrincipal = "finance-analyst"
+	// RefundLimitGBP is the automatic refund limit; above it a manager decides.
+	RefundLimitGBP = 500
+	// SlowTimeouts is how many calls for a slow.example email time out, per
+	// session and email, before one succeeds.
+	SlowTimeouts = 2
+	// SourcesBeforeRateLimit is how many sources search_sources collects
+	// before the news API rate-limits it.
+	SourcesBeforeRateLimit = 6
+	// MaxSources is the most sources one search may ask for.
+	MaxSources = 10
+)
+
+// ToolNames lists the sandbox's tools (tools/list gives them sorted by name).
+var ToolNames = []string{"lookup_customer", "lookup_order", "issue_refund", "get_financial_records", "search_sources"}
+
+// Sandbox is the MCP server with its tools and per-session state. One
+// Sandbox serves both the /mcp endpoint and the in-process agents.
+type Sandbox struct {
+	server *mcp.Server
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*sessionState
+}
+
+// sessionState is what one MCP session has done that changes later answers:
+// how many times it has asked for each slow.example email.
+type sessionState struct {
+	slowCalls map[string]int
+}
+
+// maxTrackedSessions bounds the per-session state kept for clients that
+// never close their sessions; past it, the oldest state is simply forgotten.
+const maxTrackedSessions = 10000
+
+// New returns a sandbox with its five tools.
+func New() *Sandbox {
+	sb := &Sandbox{sessions: map[*mcp.ServerSession]*sessionState{}}
+	sb.server = mcp.NewServer(&mcp.Implementation{Name: "examsim-sandbox", Title: "examsim error sandbox", Version: "1.0.0"},
+		&mcp.ServerOptions{
+			Instructions: "A teaching sandbox: five tools with made-up data that fail in each error category " +
+				"(transient, validation, business, permission) or return a valid empty result. Each tool's " +
+				"description says how to trigger every case. Errors come back with isError true and " +
+				"structuredContent {errorCategory, isRetryable, description, attempted_query}, plus partial_results " +
+				"and alternatives where they exist. Set _meta {\"" + MetaErrors + "\": \"generic\"} on a call to get " +
+				"a bare \"" + GenericFailure + "\" instead.",
+			SupportedProtocolVersions: []string{ProtocolVersion, "2025-06-18", "2025-03-26"},
+			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
+	for _, t := range sb.tools() {
+		sb.server.AddTool(t.tool, sb.rawHandler(t))
+	}
+	return sb
+}
+
+// MCPServer returns the SDK server, for in-process clients.
+func (sb *Sandbox) MCPServer() *mcp.Server { return sb.server }
+
+// HTTPOptions configures the Streamable HTTP endpoint.
+type HTTPOptions struct {
+	// MaxRequestBytes bounds a request body (default 64 KiB).
+	MaxRequestBytes int64
+	// AllowAnyHost turns off the SDK's refusal of non-local Host headers on
+	// requests that arrive on a loopback address (DNS-rebinding protection).
+	// Only for a deployment behind a proxy that checks Host itself.
+	AllowAnyHost bool
+}
+
+// HTTPHandler returns the SDK's Streamable HTTP handler for the sandbox.
+func (sb *Sandbox) HTTPHandler(opts HTTPOptions) http.Handler {
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = 64 << 10
+	}
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sb.server }, &mcp.StreamableHTTPOptions{
+		MaxRequestBodyBytes:        opts.MaxRequestBytes,
+		DisableLocalhostProtection: opts.AllowAnyHost,
+		// Idle sessions close, which also frees their counters.
+		SessionTimeout: 30 * time.Minute,
+	})
+}
+
+// state returns the session's state, making it on first use and dropping it
+// when the session ends.
+func (sb *Sandbox) state(ss *mcp.ServerSession) *sessionState {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if st, ok := sb.sessions[ss]; ok {
+		return st
+	}
+	if len(sb.sessions) >= maxTrackedSessions {
+		sb.sessions = map[*mcp.ServerSession]*sessionState{}
+	}
+	st := &sessionState{slowCalls: map[string]int{}}
+	sb.sessions[ss] = st
+	if ss != nil {
+		go func() {
+			ss.Wait()
+			sb.mu.Lock()
+			delete(sb.sessions, ss)
+			sb.mu.Unlock()
+		}()
+	}
+	return st
+}
+
+// call is one tools/call as a handler sees it.
+type call struct {
+	args      args
+	principal string
+	session   *sessionState
+}
+
+type toolDef struct {
+	tool   *mcp.Tool
+	specs  []argSpec
+	handle func(call) (*mcp.CallToolResult, *toolError)
+}
+
+// rawHandler decodes and checks arguments itself, works out the principal
+// and the error mode, and builds every result deliberately.
+func (sb *Sandbox) rawHandler(t toolDef) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		generic := metaString(req.Params.Meta, MetaErrors) == "generic"
+		a, terr := decodeArgs(t.tool.Name, req.Params.Arguments, t.specs)
+		if terr != nil {
+			return errorResult(terr, generic), nil
+		}
+		principal := metaString(req.Params.Meta, MetaPrincipal)
+		if principal == "" && req.Extra != nil && req.Extra.Header != nil {
+			principal = req.Extra.Header.Get(HeaderPrincipal)
+		}
+		if principal == "" {
+			principal = DefaultPrincipal
+		}
+		res, terr := t.handle(call{args: a, principal: principal, session: sb.state(req.Session)})
+		if terr != nil {
+			return errorResult(terr, generic), nil
+		}
+		return res, nil
+	}
+}
+
+func metaString(m mcp.Meta, key string) string {
+	s, _ := m[key].(string)
+	return strings.TrimSpace(s)
+}
+
+var (
+	emailPattern   = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
+	orderPattern   = regexp.MustCompile(`^#\d{5}$`)
+	customerIDForm = regexp.MustCompile(`^C-\d{4}$`)
+)
+
+const errorsNote = " Every error result has isError true and structuredContent {errorCategory, isRetryable, description, attempted_query}; wrong-typed or extra arguments are validation errors."
+
+func (sb *Sandbox) tools() []toolDef {
+	return []toolDef{
+		{
+			tool: &mcp.Tool{
+				Name:  "lookup_customer",
+				Title: "Look up a customer by email",
+				Description: "Looks a customer up by email in the sandbox's made-up customer database. " +
+					"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example. " +
+					"Any other well-formed email is a valid empty result: isError false, structuredContent {\"resultCount\": 0, \"results\": []} and a text saying the query ran and matched nothing — not an error. " +
+					"An email at slow.example times out on its first two calls in an MCP session and succeeds on the third (transient, isRetryable true). " +
+					"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
+				InputSchema:  inputSchema(`{"email": {"type": "string", "description": "The customer's email, e.g. a.nowak@example.com"}}`, "email"),
+				OutputSchema: outputSchema(listSchema(customerSchema)),
+				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
+			},
+			specs:  []argSpec{{name: "email", kind: stringArg, required: true, example: `"a.nowak@example.com"`}},
+			handle: lookupCustomer,
+		},
+		{
+			tool: &mcp.Tool{
+				Name:  "lookup_order",
+				Title: "Look up an order by id",
+				Description: "Looks an order up by id. Order ids use the format #NNNNN, for example #12345. " +
+					"Known orders: #12345, #48213, #30517. Another well-formed id (say #99999) is a valid empty result. " +
+					"An id in any other format, such as \"order-abc\", is a validation error (isRetryable false) whose description gives the expected format and the value received." + errorsNote,
+				InputSchema:  inputSchema(`{"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"}}`, "order_id"),
+				OutputSchema: outputSchema(listSchema(orderSchema)),
+				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
+			},
+			specs:  []argSpec{{name: "order_id", kind: stringArg, required: true, example: `"#12345"`}},
+			handle: lookupOrder,
+		},
+		{
+			tool: &mcp.Tool{
+				Name:  "issue_refund",
+				Title: "Refund an order",
+				Description: fmt.Sprintf("Refunds part or all of an order, in pounds (simulated: nothing is paid out). "+
+					"Up to £%d succeeds. More than £%d is a business error (isRetryable false): the automatic refund limit, which needs a manager's approval, so escalate to a human; the description can be read to the customer. "+
+					"A badly formatted order_id (not #NNNNN), an unknown order or an amount of zero or less is a validation error. Known orders: #12345, #48213, #30517.", RefundLimitGBP, RefundLimitGBP) + errorsNote,
+				InputSchema: inputSchema(`{
+					"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"},
+					"amount_gbp": {"type": "number", "description": "The refund in pounds, e.g. 120.50"}}`, "order_id", "amount_gbp"),
+				OutputSchema: outputSchema(refundSchema),
+				Annotations:  &mcp.ToolAnnotations{IdempotentHint: true},
+			},
+			specs: []argSpec{
+				{name: "order_id", kind: stringArg, required: true, example: `"#12345"`},
+				{name: "amount_gbp", kind: numberArg, required: true, example: "120.50"},
+			},
+			handle: issueRefund,
+		},
+		{
+			tool: &mcp.Tool{
+				Name:  "get_financial_records",
+				Title: "Read a customer's financial records",
+				Description: "Returns a customer's invoices. customer_id uses the format C-NNNN (C-1042, C-2077, C-3310, C-4501). " +
+					"The default principal, " + DefaultPrincipal + ", has no finance access: every call is a permission error (isRetryable false). " +
+					"To call as a principal with finance access, set _meta {\"" + MetaPrincipal + "\": \"" + FinancePrincipal + "\"} on the tools/call request, " +
+					"or over HTTP send the header " + HeaderPrincipal + ": " + FinancePrincipal + "; then the call succeeds. " +
+					"A customer_id in another format is a validation error; an unknown well-formed id is a valid empty result." + errorsNote,
+				InputSchema:  inputSchema(`{"customer_id": {"type": "string", "description": "The customer id, e.g. C-1042"}}`, "customer_id"),
+				OutputSchema: outputSchema(listSchema(invoiceSchema)),
+				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
+			},
+			specs:  []argSpec{{name: "customer_id", kind: stringArg, required: true, example: `"C-1042"`}},
+			handle: financialRecordsFor,
+		},
+		{
+			tool: &mcp.Tool{
+				Name:  "search_sources",
+				Title: "Search news sources",
+				Description: fmt.Sprintf("Searches a canned news corpus for up to %d sources (max_sources, 1 to %d). "+
+					"The news API rate-limits the search after the %s source: asking for %d or fewer succeeds; asking for more is a transient error (isRetryable true) "+
+					"whose structuredContent has attempted_query (your query, verbatim), partial_results with the %d sources found, and alternatives. "+
+					"An empty query or a max_sources outside 1 to %d is a validation error.", MaxSources, MaxSources, "sixth",
+					SourcesBeforeRateLimit, SourcesBeforeRateLimit, MaxSources) + errorsNote,
+				InputSchema: inputSchema(`{
+					"query": {"type": "string", "description": "What to search for, e.g. EU battery regulation"},
+					"max_sources": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many sources to collect, 1 to 10"}}`, "query", "max_sources"),
+				OutputSchema: outputSchema(listSchema(sourceSchema)),
+				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
+			},
+			specs: []argSpec{
+				{name: "query", kind: stringArg, required: true, example: `"EU battery regulation"`},
+				{name: "max_sources", kind: integerArg, required: true, example: "10"},
+			},
+			handle: searchSources,
+		},
+	}
+}
+
+func lookupCustomer(c call) (*mcp.CallToolResult, *toolError) {
+	raw := c.args.str("email")
+	email := strings.ToLower(strings.TrimSpace(raw))
+	attempted := fmt.Sprintf("customers where email = '%s'", raw)
+	if !emailPattern.MatchString(email) {
+		return nil, failure(examsim.Validation, "Invalid email address",
+			fmt.Sprintf("Received '%s', which is not an email address: an email needs a name, one @ and a domain, for example maria.k@example.com. Correct it and call again.", raw),
+			attempted)
+	}
+	if strings.HasSuffix(email, "@slow.example") {
+		c.session.slowCalls[email]++
+		if n := c.session.slowCalls[email]; n <= SlowTimeouts {
+			return nil, failure(examsim.Transient, "Customer database timed out",
+				fmt.Sprintf("The connection to the customer database timed out after 5 seconds (call %d in this session). The query never ran; the request itself is valid, so sending the same call again after a short wait should work.", n),
+				attempted)
+		}
+	}
+	cu, ok := findCustomer(email)
+	if !ok {
+		return okResult(fmt.Sprintf("The customer query ran successfully and found no customer with the email '%s'.", raw), list([]customer{})), nil
+	}
+	return okResult(fmt.Sprintf("Found 1 customer: %s (%s).", cu.Name, cu.ID), list([]customer{cu})), nil
+}
+
+func lookupOrder(c call) (*mcp.CallToolResult, *toolError) {
+	id := c.args.str("order_id")
+	if terr := checkOrderID("lookup_order", id); terr != nil {
+		return nil, terr
+	}
+	o, ok := findOrder(id)
+	if !ok {
+		return okResult(fmt.Sprintf("The order query ran successfully and found no order %s.", id), list([]order{})), nil
+	}
+	return okResult(fmt.Sprintf("Found order %s: %s, £%.2f.", o.ID, o.Status, o.TotalGBP), list([]order{o})), nil
+}
+
+func checkOrderID(tool, id string) *toolError {
+	if orderPattern.MatchString(id) {
+		return nil
+	}
+	return failure(examsim.Validation, "Invalid order ID format",
+		fmt.Sprintf("Order IDs use the format #NNNNN (a # and five digits), for example #12345. Received: '%s'. Reformat the ID and call again.", id),
+		fmt.Sprintf("%s(order_id='%s')", tool, id))
+}
+
+func issueRefund(c call) (*mcp.CallToolResult, *toolError) {
+	id := c.args.str("order_id")
+	amount, _ := c.args.num("amount_gbp")
+	attempted := fmt.Sprintf("refund £%.2f on order %s", amount, id)
+	if terr := checkOrderID("issue_refund", id); terr != nil {
+		terr.Envelope.AttemptedQuery = attempted
+		return nil, terr
+	}
+	if _, ok := findOrder(id); !ok {
+		return nil, failure(examsim.Validation, "Unknown order",
+			fmt.Sprintf("There is no order %s, so nothing can be refunded. Check the order ID (known orders: #12345, #48213, #30517) and call again.", id), attempted)
+	}
+	if amount <= 0 {
+		return nil, failure(examsim.Validation, "Refund amount must be positive",
+			fmt.Sprintf("amount_gbp must be more than 0; received %s. Send the amount to refund in pounds, for example 120.50.", formatGBP(amount)), attempted)
+	}
+	if amount > RefundLimitGBP {
+		e := failure(examsim.Business, "Refund exceeds policy limit",
+			fmt.Sprintf("A refund of £%s is above the £%d limit for automatic refunds, so it needs a manager's approval. We have not refunded anything yet: the case goes to a colleague who can approve it, with the order and amount attached.", formatGBP(amount), RefundLimitGBP),
+			attempted)
+		e.Envelope.Alternatives = []string{
+			"Escalate to a human agent for manager approval, with the order ID and the amount",
+			"Do not lower the amount without the customer's agreement",
+		}
+		return nil, e
+	}
+	refund := map[string]any{
+		"refund_id":  fmt.Sprintf("RF-%s-%d", strings.TrimPrefix(id, "#"), int(amount*100+0.5)),
+		"order_id":   id,
+		"amount_gbp": amount,
+		"status":     "refunded",
+	}
+	return okResult(fmt.Sprintf("Refunded £%s on order %s (simulated).", formatGBP(amount), id), refund), nil
+}
+
+func formatGBP(f float64) string {
+	if f == float64(int64(f)) {
+		return fmt.Sprintf("%d", int64(f))
+	}
+	return fmt.Sprintf("%.2f", f)
+}
+
+func financialRecordsFor(c call) (*mcp.CallToolResult, *toolError) {
+	id := c.args.str("customer_id")
+	attempted := fmt.Sprintf("financial records of customer %s as principal %s", id, c.principal)
+	if !customerIDForm.MatchString(id) {
+		return nil, failure(examsim.Validation, "Invalid customer ID format",
+			fmt.Sprintf("Customer IDs use the format C-NNNN, for example C-1042. Received: '%s'. Reformat the ID and call again.", id), attempted)
+	}
+	if c.principal != FinancePrincipal {
+		e := failure(examsim.Permission, "Access denied",
+			fmt.Sprintf("The principal '%s' used for this call is not allowed to read financial records. Escalate to a senior agent with finance access, or call again as the principal '%s' (set _meta %s).", c.principal, FinancePrincipal, MetaPrincipal),
+			attempted)
+		e.Envelope.Alternatives = []string{
+			"Call again as the principal " + FinancePrincipal,
+			"Escalate to a senior agent with access to the finance system",
+		}
+		return nil, e
+	}
+	recs, ok := financialRecords[id]
+	if !ok || len(recs) == 0 {
+		return okResult(fmt.Sprintf("The finance query ran successfully and found no invoices for %s.", id), list([]invoice{})), nil
+	}
+	return okResult(fmt.Sprintf("Found %d invoices for %s.", len(recs), id), list(recs)), nil
+}
+
+func searchSources(c call) (*mcp.CallToolResult, *toolError) {
+	query := c.args.str("query")
+	max, _ := c.args.num("max_sources")
+	n := int(max)
+	if strings.TrimSpace(query) == "" {
+		return nil, failure(examsim.Validation, "Empty search query",
+			"The query is empty. Say what to search for, for example \"EU battery regulation\", and call again.", query)
+	}
+	if n < 1 || n > MaxSources {
+		return nil, failure(examsim.Validation, "max_sources out of range",
+			fmt.Sprintf("max_sources must be from 1 to %d; received %s. Ask for %d or fewer sources and call again.", MaxSources, formatGBP(max), MaxSources), query)
+	}
+	found := make([]source, 0, n)
+	for i := 0; i < n && i < SourcesBeforeRateLimit; i++ {
+		found = append(found, source{Source: i + 1, Title: sourceTitles[i], URL: fmt.Sprintf("https://news.example/articles/%d", i+1)})
+	}
+	if n <= SourcesBeforeRateLimit {
+		return okResult(fmt.Sprintf("Found %d sources for '%s'.", n, query), list(found)), nil
+	}
+	partial := make([]any, len(found))
+	for i, s := range found {
+		partial[i] = s
+	}
+	missing := n - SourcesBeforeRateLimit
+	e := failure(examsim.Transient, fmt.Sprintf("News API rate-limited the search after %d of %d sources", SourcesBeforeRateLimit, n),
+		fmt.Sprintf("The news API returned HTTP 429 (rate limited) after %d of the %d requested sources were collected. The request is valid; the remaining %d can be fetched once the rate-limit window resets.", SourcesBeforeRateLimit, n, missing),
+		query)
+	e.Envelope.PartialResults = partial
+	e.Envelope.Alternatives = []string{
+		fmt.Sprintf("Retry the remaining %d sources after the rate-limit window resets", missing),
+		"Fetch the remaining sources from a second news provider",
+		fmt.Sprintf("Continue with the %d sources and flag the gap in the report", SourcesBeforeRateLimit),
+	}
+	return nil, e
+}
+
+// resultJSON is the wire form of a result, as a client would receive it.
+func resultJSON(r *mcp.CallToolResult) json.RawMessage {
+	b, _ := json.Marshal(r)
+	return b
+}

@@ -1,0 +1,343 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/examsim/examsim"
+)
+
+// ClassroomService is the SQLite implementation of examsim.ClassroomService.
+type ClassroomService struct{ db *DB }
+
+// NewClassroomService returns a ClassroomService on db.
+func NewClassroomService(db *DB) *ClassroomService { return &ClassroomService{db: db} }
+
+var _ examsim.ClassroomService = (*ClassroomService)(nil)
+
+func isUnique(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
+}
+
+func fmtTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func parseTime(s sql.NullString) time.Time {
+	if !s.Valid {
+		return time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339Nano, s.String)
+	return t
+}
+
+func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) error {
+	now := s.db.now()
+	q.CreatedAt, q.UpdatedAt = now, now
+	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
+	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_quizzes
+		(owner_id, title, question_ids, seconds_per_question, scoring, leaderboard, explanations, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		q.OwnerID, q.Title, string(ids), q.SecondsPerQuestion, string(q.Scoring), q.Leaderboard, string(q.Explanations),
+		fmtTime(now), fmtTime(now))
+	if err != nil {
+		return dbError(err)
+	}
+	q.ID, _ = res.LastInsertId()
+	return nil
+}
+
+func (s *ClassroomService) UpdateQuiz(ctx context.Context, q *examsim.Quiz) error {
+	q.UpdatedAt = s.db.now()
+	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_quizzes SET title = ?, question_ids = ?, seconds_per_question = ?,
+		scoring = ?, leaderboard = ?, explanations = ?, updated_at = ? WHERE id = ? AND owner_id = ?`,
+		q.Title, string(ids), q.SecondsPerQuestion, string(q.Scoring), q.Leaderboard, string(q.Explanations),
+		fmtTime(q.UpdatedAt), q.ID, q.OwnerID)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ENOTFOUND, "class.error_quiz_not_found")
+	}
+	return nil
+}
+
+const quizColumns = `id, owner_id, title, question_ids, seconds_per_question, scoring, leaderboard, explanations, created_at, updated_at`
+
+func scanQuiz(row scanner) (*examsim.Quiz, error) {
+	var q examsim.Quiz
+	var ids, scoring, expl string
+	var created, updated sql.NullString
+	if err := row.Scan(&q.ID, &q.OwnerID, &q.Title, &ids, &q.SecondsPerQuestion, &scoring, &q.Leaderboard, &expl,
+		&created, &updated); err != nil {
+		return nil, err
+	}
+	json.Unmarshal([]byte(ids), &q.QuestionIDs)
+	q.Scoring, q.Explanations = examsim.ScoringMode(scoring), examsim.ExplanationMode(expl)
+	q.CreatedAt, q.UpdatedAt = parseTime(created), parseTime(updated)
+	return &q, nil
+}
+
+func (s *ClassroomService) FindQuiz(ctx context.Context, id int64) (*examsim.Quiz, error) {
+	q, err := scanQuiz(s.db.db.QueryRowContext(ctx, `SELECT `+quizColumns+` FROM class_quizzes WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, "class.error_quiz_not_found")
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	return q, nil
+}
+
+func (s *ClassroomService) ListQuizzes(ctx context.Context, ownerID int64) ([]*examsim.Quiz, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+quizColumns+` FROM class_quizzes WHERE owner_id = ? ORDER BY id DESC`, ownerID)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []*examsim.Quiz
+	for rows.Next() {
+		q, err := scanQuiz(rows)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		out = append(out, q)
+	}
+	return out, dbError(rows.Err())
+}
+
+// newCode returns six random digits; the unique index on running sessions
+// decides whether it is free.
+func newCode() string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	return fmt.Sprintf("%06d", n.Int64())
+}
+
+func (s *ClassroomService) CreateSession(ctx context.Context, cs *examsim.ClassSession) error {
+	cs.CreatedAt = s.db.now()
+	if cs.Phase == "" {
+		cs.Phase = examsim.PhaseLobby
+	}
+	ids, _ := json.Marshal(nonNil(cs.Quiz.QuestionIDs))
+	for try := 0; try < 20; try++ {
+		cs.Code = newCode()
+		res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_sessions
+			(quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard, explanations,
+			 deadline, locked, phase, question_index, question_started_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			cs.Quiz.ID, cs.HostID, cs.Code, string(cs.Mode), cs.Quiz.Title, string(ids), cs.Quiz.SecondsPerQuestion,
+			string(cs.Quiz.Scoring), cs.Quiz.Leaderboard, string(cs.Quiz.Explanations), fmtTime(cs.Deadline), cs.Locked,
+			string(cs.Phase), cs.QuestionIndex, fmtTime(cs.QuestionStartedAt), fmtTime(cs.CreatedAt))
+		if isUnique(err) {
+			continue // the code is in use by a running session: draw another
+		}
+		if err != nil {
+			return dbError(err)
+		}
+		cs.ID, _ = res.LastInsertId()
+		return nil
+	}
+	return examsim.Errorf(examsim.EUNAVAILABLE, "class.error_no_free_code")
+}
+
+const sessionColumns = `id, quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard,
+	explanations, deadline, locked, phase, question_index, question_started_at, created_at, ended_at`
+
+func scanSession(row scanner) (*examsim.ClassSession, error) {
+	var cs examsim.ClassSession
+	var mode, ids, scoring, expl, phase string
+	var deadline, started, created, ended sql.NullString
+	if err := row.Scan(&cs.ID, &cs.Quiz.ID, &cs.HostID, &cs.Code, &mode, &cs.Quiz.Title, &ids, &cs.Quiz.SecondsPerQuestion,
+		&scoring, &cs.Quiz.Leaderboard, &expl, &deadline, &cs.Locked, &phase, &cs.QuestionIndex, &started, &created, &ended); err != nil {
+		return nil, err
+	}
+	cs.Mode, cs.Phase = examsim.SessionMode(mode), examsim.Phase(phase)
+	json.Unmarshal([]byte(ids), &cs.Quiz.QuestionIDs)
+	cs.Quiz.Scoring, cs.Quiz.Explanations = examsim.ScoringMode(scoring), examsim.ExplanationMode(expl)
+	cs.Quiz.OwnerID = cs.HostID
+	cs.Deadline, cs.QuestionStartedAt = parseTime(deadline), parseTime(started)
+	cs.CreatedAt, cs.EndedAt = parseTime(created), parseTime(ended)
+	return &cs, nil
+}
+
+func (s *ClassroomService) FindSession(ctx context.Context, id int64) (*examsim.ClassSession, error) {
+	return s.findSession(ctx, "class.error_session_not_found", `id = ?`, id)
+}
+
+func (s *ClassroomService) FindSessionByCode(ctx context.Context, code string) (*examsim.ClassSession, error) {
+	return s.findSession(ctx, "join.error_no_such_code", `code = ? AND ended_at IS NULL`, strings.TrimSpace(code))
+}
+
+func (s *ClassroomService) findSession(ctx context.Context, notFound, where string, arg any) (*examsim.ClassSession, error) {
+	cs, err := scanSession(s.db.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE `+where, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, notFound)
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	return cs, nil
+}
+
+func (s *ClassroomService) ListSessions(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassSession, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
+		hostID, limit)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []*examsim.ClassSession
+	for rows.Next() {
+		cs, err := scanSession(rows)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		out = append(out, cs)
+	}
+	return out, dbError(rows.Err())
+}
+
+func (s *ClassroomService) UpdateSessionState(ctx context.Context, cs *examsim.ClassSession) error {
+	_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
+		locked = ?, ended_at = ? WHERE id = ?`,
+		string(cs.Phase), cs.QuestionIndex, fmtTime(cs.QuestionStartedAt), cs.Locked, fmtTime(cs.EndedAt), cs.ID)
+	return dbError(err)
+}
+
+// NicknameKey folds a nickname for the uniqueness check: case-insensitive
+// and blind to spaces, so "Anh Minh" and "anhminh" are one name.
+func NicknameKey(nick string) string {
+	return strings.ToLower(strings.Join(strings.Fields(nick), ""))
+}
+
+func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) error {
+	p.JoinedAt = s.db.now()
+	var learner any
+	if p.LearnerID != 0 {
+		learner = p.LearnerID
+	}
+	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_players
+		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		p.SessionID, p.Nickname, NicknameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
+	if isUnique(err) {
+		return examsim.Errorf(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
+	}
+	if err != nil {
+		return dbError(err)
+	}
+	p.ID, _ = res.LastInsertId()
+	return nil
+}
+
+func (s *ClassroomService) ListPlayers(ctx context.Context, sessionID int64) ([]*examsim.Player, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, nickname, lang, learner_id, rejoin_hash, kicked, joined_at
+		FROM class_players WHERE session_id = ? ORDER BY id`, sessionID)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []*examsim.Player
+	for rows.Next() {
+		var p examsim.Player
+		var lang string
+		var learner sql.NullInt64
+		var joined sql.NullString
+		if err := rows.Scan(&p.ID, &p.SessionID, &p.Nickname, &lang, &learner, &p.RejoinHash, &p.Kicked, &joined); err != nil {
+			return nil, dbError(err)
+		}
+		p.Lang, p.LearnerID, p.JoinedAt = examsim.Lang(lang), learner.Int64, parseTime(joined)
+		out = append(out, &p)
+	}
+	return out, dbError(rows.Err())
+}
+
+func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID int64) error {
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET kicked = 1 WHERE id = ? AND session_id = ?`, playerID, sessionID)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
+	}
+	return nil
+}
+
+// SaveAnswers writes a batch in one transaction, so a burst of answers costs
+// one fsync instead of one each. A second answer by the same player to the
+// same question is ignored: the first one stands.
+func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.ClassAnswer) error {
+	if len(answers) == 0 {
+		return nil
+	}
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO class_answers
+		(session_id, player_id, question_index, question_id, lang, choice, correct, explanation, explanation_score, band,
+		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (player_id, question_index) DO NOTHING`)
+	if err != nil {
+		return dbError(err)
+	}
+	defer stmt.Close()
+	now := s.db.now()
+	for _, a := range answers {
+		if a.CreatedAt.IsZero() {
+			a.CreatedAt = now
+		}
+		concepts, _ := json.Marshal(nonNil(a.Concepts))
+		miscon, _ := json.Marshal(nonNil(a.Misconceptions))
+		res, err := stmt.ExecContext(ctx, a.SessionID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
+			a.Correct, a.Explanation, a.ExplanationScore, a.Band, string(concepts), string(miscon), a.RubricVersion,
+			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
+		if err != nil {
+			return dbError(err)
+		}
+		a.ID, _ = res.LastInsertId()
+	}
+	return dbError(tx.Commit())
+}
+
+func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]*examsim.ClassAnswer, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
+		explanation, explanation_score, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at
+		FROM class_answers WHERE session_id = ? ORDER BY question_index, id`, sessionID)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []*examsim.ClassAnswer
+	for rows.Next() {
+		var a examsim.ClassAnswer
+		var lang, concepts, miscon string
+		var created sql.NullString
+		if err := rows.Scan(&a.ID, &a.SessionID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
+			&a.Explanation, &a.ExplanationScore, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
+			&created); err != nil {
+			return nil, dbError(err)
+		}
+		a.Lang = examsim.Lang(lang)
+		json.Unmarshal([]byte(concepts), &a.Concepts)
+		json.Unmarshal([]byte(miscon), &a.Misconceptions)
+		a.CreatedAt = parseTime(created)
+		out = append(out, &a)
+	}
+	return out, dbError(rows.Err())
+}

@@ -1,0 +1,259 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/examsim/examsim"
+)
+
+// ExamService is the SQLite implementation of examsim.ExamService.
+type ExamService struct{ db *DB }
+
+// NewExamService returns an ExamService on db.
+func NewExamService(db *DB) *ExamService { return &ExamService{db: db} }
+
+var _ examsim.ExamService = (*ExamService)(nil)
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func nullTime(t time.Time) sql.NullString {
+	return sql.NullString{String: formatTime(t), Valid: !t.IsZero()}
+}
+
+func parseNullTime(s sql.NullString) time.Time {
+	if !s.Valid {
+		return time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339Nano, s.String)
+	return t
+}
+
+func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
+	if len(e.Items) == 0 {
+		return examsim.Errorf(examsim.EINVALID, "exam.error_no_questions")
+	}
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	topics, _ := json.Marshal(nonNil(e.Topics))
+	res, err := tx.ExecContext(ctx, `INSERT INTO exams
+		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.LearnerID, string(e.Lang), string(topics), e.Concept, e.MissedOnly, e.PassMark, e.Seed,
+		formatTime(e.StartedAt), formatTime(e.Deadline))
+	if err != nil {
+		return dbError(err)
+	}
+	id, _ := res.LastInsertId()
+	for _, it := range e.Items {
+		order, _ := json.Marshal(nonNil(it.Options))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO exam_items (exam_id, position, question_id, option_order) VALUES (?, ?, ?, ?)`,
+			id, it.Position, it.QuestionID, string(order)); err != nil {
+			return dbError(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return dbError(err)
+	}
+	e.ID = id
+	return nil
+}
+
+const examColumns = `id, learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline,
+	submitted_at, auto_submitted, correct`
+
+func scanExam(row scanner) (*examsim.Exam, error) {
+	var e examsim.Exam
+	var lang, topics, started, deadline string
+	var submitted sql.NullString
+	if err := row.Scan(&e.ID, &e.LearnerID, &lang, &topics, &e.Concept, &e.MissedOnly, &e.PassMark, &e.Seed,
+		&started, &deadline, &submitted, &e.AutoSubmitted, &e.Correct); err != nil {
+		return nil, err
+	}
+	e.Lang = examsim.Lang(lang)
+	json.Unmarshal([]byte(topics), &e.Topics)
+	e.StartedAt, _ = time.Parse(time.RFC3339Nano, started)
+	e.Deadline, _ = time.Parse(time.RFC3339Nano, deadline)
+	e.SubmittedAt = parseNullTime(submitted)
+	return &e, nil
+}
+
+const itemColumns = `exam_id, position, question_id, option_order, choice, explanation, lang, flagged, answered_at,
+	correct, score, band, concepts, misconceptions, rubric_version, attempt_id`
+
+// loadItems fills in the items of exams, all in one query.
+func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) error {
+	if len(exams) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*examsim.Exam, len(exams))
+	args := make([]any, len(exams))
+	for i, e := range exams {
+		byID[e.ID] = e
+		e.Items = nil
+		args[i] = e.ID
+	}
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM exam_items WHERE exam_id IN (?`+
+		strings.Repeat(", ?", len(exams)-1)+`) ORDER BY exam_id, position`, args...)
+	if err != nil {
+		return dbError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it examsim.ExamItem
+		var examID int64
+		var order, lang, concepts, miscon string
+		var answered sql.NullString
+		var attemptID sql.NullInt64
+		if err := rows.Scan(&examID, &it.Position, &it.QuestionID, &order, &it.Choice, &it.Explanation, &lang, &it.Flagged,
+			&answered, &it.Correct, &it.Score, &it.Band, &concepts, &miscon, &it.RubricVersion, &attemptID); err != nil {
+			return dbError(err)
+		}
+		json.Unmarshal([]byte(order), &it.Options)
+		json.Unmarshal([]byte(concepts), &it.Concepts)
+		json.Unmarshal([]byte(miscon), &it.Misconceptions)
+		it.Lang = examsim.Lang(lang)
+		it.AnsweredAt = parseNullTime(answered)
+		it.AttemptID = attemptID.Int64
+		if e := byID[examID]; e != nil {
+			e.Items = append(e.Items, &it)
+		}
+	}
+	return dbError(rows.Err())
+}
+
+func (s *ExamService) FindExam(ctx context.Context, id int64) (*examsim.Exam, error) {
+	e, err := scanExam(s.db.db.QueryRowContext(ctx, `SELECT `+examColumns+` FROM exams WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, "exam.error_not_found")
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	if err := s.loadItems(ctx, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (s *ExamService) ListExams(ctx context.Context, learnerID int64, limit int) ([]*examsim.Exam, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+examColumns+` FROM exams WHERE learner_id = ? ORDER BY id DESC LIMIT ?`,
+		learnerID, limit)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	var out []*examsim.Exam
+	for rows.Next() {
+		e, err := scanExam(rows)
+		if err != nil {
+			rows.Close()
+			return nil, dbError(err)
+		}
+		out = append(out, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, dbError(err)
+	}
+	if err := s.loadItems(ctx, out...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// openExam checks, inside tx, that the exam takes answers at now. The
+// check and the write share one (immediate) transaction, so an answer can
+// never slip in after a submission or past the deadline.
+func openExam(ctx context.Context, tx *sql.Tx, examID int64, now time.Time) error {
+	var deadline string
+	var submitted sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT deadline, submitted_at FROM exams WHERE id = ?`, examID).Scan(&deadline, &submitted)
+	if errors.Is(err, sql.ErrNoRows) {
+		return examsim.Errorf(examsim.ENOTFOUND, "exam.error_not_found")
+	}
+	if err != nil {
+		return dbError(err)
+	}
+	if submitted.Valid {
+		return examsim.Errorf(examsim.ECONFLICT, "exam.error_already_submitted")
+	}
+	d, _ := time.Parse(time.RFC3339Nano, deadline)
+	if !now.Before(d) {
+		return examsim.Errorf(examsim.ECONFLICT, "exam.error_time_up")
+	}
+	return nil
+}
+
+func (s *ExamService) SaveExamAnswer(ctx context.Context, examID int64, it *examsim.ExamItem, now time.Time) error {
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	if err := openExam(ctx, tx, examID, now); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE exam_items SET choice = ?, explanation = ?, lang = ?, flagged = ?, answered_at = ?
+		WHERE exam_id = ? AND position = ?`,
+		it.Choice, it.Explanation, string(it.Lang), it.Flagged, nullTime(it.AnsweredAt), examID, it.Position)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ENOTFOUND, "exam.error_no_such_question", "N", it.Position)
+	}
+	return dbError(tx.Commit())
+}
+
+func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE exams SET submitted_at = ?, auto_submitted = ?, correct = ? WHERE id = ? AND submitted_at IS NULL`,
+		formatTime(e.SubmittedAt), e.AutoSubmitted, e.Correct, e.ID)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ECONFLICT, "exam.error_already_submitted")
+	}
+	for _, it := range e.Items {
+		if it.Answered() {
+			at := it.AnsweredAt
+			if at.IsZero() {
+				at = e.SubmittedAt
+			}
+			a := &examsim.Attempt{
+				LearnerID: e.LearnerID, QuestionID: it.QuestionID, Lang: it.Lang, Choice: it.Choice, Correct: it.Correct,
+				Explanation: it.Explanation, Score: it.Score, Band: it.Band, Concepts: it.Concepts,
+				Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion, CreatedAt: at,
+				Source: examsim.SourceExam, ExamID: e.ID,
+			}
+			if err := insertAttempt(ctx, tx, a); err != nil {
+				return err
+			}
+			if err := scheduleReview(ctx, tx, a); err != nil {
+				return err
+			}
+			it.AttemptID = a.ID
+		}
+		concepts, _ := json.Marshal(nonNil(it.Concepts))
+		miscon, _ := json.Marshal(nonNil(it.Misconceptions))
+		attemptID := sql.NullInt64{Int64: it.AttemptID, Valid: it.AttemptID != 0}
+		if _, err := tx.ExecContext(ctx, `UPDATE exam_items SET correct = ?, score = ?, band = ?, concepts = ?, misconceptions = ?,
+			rubric_version = ?, attempt_id = ? WHERE exam_id = ? AND position = ?`,
+			it.Correct, it.Score, it.Band, string(concepts), string(miscon), it.RubricVersion, attemptID, e.ID, it.Position); err != nil {
+			return dbError(err)
+		}
+	}
+	return dbError(tx.Commit())
+}

@@ -1,0 +1,218 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+)
+
+// Join attempts: a client that gets MaxJoinFailures codes wrong within
+// JoinFailureWindow is refused for the rest of the window.
+const (
+	MaxJoinFailures   = 10
+	JoinFailureWindow = 10 * time.Minute
+)
+
+// classState is what the classroom pages keep between requests.
+type classState struct {
+	once    sync.Once
+	joins   *classroom.Limiter
+	metrics http.Handler
+
+	mu    sync.Mutex
+	frags map[int64]*roomFragments
+}
+
+// roomFragments caches a room's student fragments for one version, so a
+// change reaching a thousand students is rendered once per language.
+type roomFragments struct {
+	version uint64
+	byKey   map[string][]byte
+}
+
+func (s *Server) classroomState() *classState {
+	cs := &s.class
+	cs.once.Do(func() {
+		cs.joins = classroom.NewLimiter(MaxJoinFailures, JoinFailureWindow)
+		cs.frags = map[int64]*roomFragments{}
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+		if hub := s.Classroom; hub != nil {
+			gauge := func(name, help string, f func(classroom.Stats) float64) {
+				reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
+					Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
+			}
+			counter := func(name, help string, f func(classroom.Stats) float64) {
+				reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
+					Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
+			}
+			gauge("rooms", "Rooms loaded in memory.", func(st classroom.Stats) float64 { return float64(st.Rooms) })
+			gauge("players", "Players in the loaded rooms.", func(st classroom.Stats) float64 { return float64(st.Players) })
+			gauge("streams", "Open event streams.", func(st classroom.Stats) float64 { return float64(st.Streams) })
+			gauge("answers_queued", "Answers waiting for the next group commit.", func(st classroom.Stats) float64 { return float64(st.Queued) })
+			counter("answers_committed_total", "Answers committed.", func(st classroom.Stats) float64 { return float64(st.Committed) })
+			counter("answers_failed_total", "Answers whose commit failed.", func(st classroom.Stats) float64 { return float64(st.Fail) })
+			counter("commits_total", "Group commits of answers.", func(st classroom.Stats) float64 { return float64(st.Batches) })
+		}
+		cs.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	})
+	return cs
+}
+
+// fragment returns a cached SSE event for a room version, rendering it
+// with render on a miss.
+func (cs *classState) fragment(room int64, version uint64, key string, render func() ([]byte, error)) ([]byte, error) {
+	cs.mu.Lock()
+	rf := cs.frags[room]
+	if rf != nil && rf.version == version {
+		if b, ok := rf.byKey[key]; ok {
+			cs.mu.Unlock()
+			return b, nil
+		}
+	}
+	cs.mu.Unlock()
+	b, err := render()
+	if err != nil {
+		return nil, err
+	}
+	cs.mu.Lock()
+	rf = cs.frags[room]
+	if rf == nil || rf.version < version {
+		if len(cs.frags) > 1000 { // rooms long gone: start afresh rather than grow
+			cs.frags = map[int64]*roomFragments{}
+		}
+		rf = &roomFragments{version: version, byKey: map[string][]byte{}}
+		cs.frags[room] = rf
+	}
+	if rf.version == version {
+		rf.byKey[key] = b
+	}
+	cs.mu.Unlock()
+	return b, nil
+}
+
+// sseEvent encodes an HTML fragment as one server-sent event.
+func sseEvent(name string, html []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("event: ")
+	b.WriteString(name)
+	b.WriteByte('\n')
+	for _, line := range strings.Split(strings.ReplaceAll(string(html), "\r", ""), "\n") {
+		b.WriteString("data: ")
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// renderFor renders a component for a page that is not the request's, e.g.
+// a student's fragment in their own language.
+func renderFor(ctx context.Context, p *Page, cmp templ.Component) ([]byte, error) {
+	var b bytes.Buffer
+	err := cmp.Render(context.WithValue(ctx, pageKey{}, p), &b)
+	return b.Bytes(), err
+}
+
+func (s *Server) needClassroom() error {
+	if s.Classroom == nil || s.Classes == nil {
+		return examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+	}
+	return nil
+}
+
+// teacher returns the signed-in instructor or admin.
+func (s *Server) teacher(c echo.Context) (*examsim.Learner, error) {
+	if err := s.needClassroom(); err != nil {
+		return nil, err
+	}
+	l := pageOf(c).Learner
+	if l == nil || l.Anonymous() {
+		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "class.error_login")
+	}
+	if !l.CanTeach() {
+		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_instructor")
+	}
+	return l, nil
+}
+
+func (s *Server) roomOf(c echo.Context) (*classroom.Room, error) {
+	if err := s.needClassroom(); err != nil {
+		return nil, err
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, "class.error_session_not_found")
+	}
+	return s.Classroom.Room(c.Request().Context(), id)
+}
+
+// hostRoom returns the room of the session in the URL when the signed-in
+// instructor is its host: only they control it or see its results.
+func (s *Server) hostRoom(c echo.Context) (*classroom.Room, *examsim.Learner, error) {
+	l, err := s.teacher(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	room, err := s.roomOf(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if room.Session().HostID != l.ID {
+		return nil, nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_host")
+	}
+	return room, l, nil
+}
+
+func roomCookie(id int64) string           { return "examsim_room_" + strconv.FormatInt(id, 10) }
+func roomPath(id int64) string             { return "/class/s/" + strconv.FormatInt(id, 10) }
+func roomURL(id int64, rest string) string { return roomPath(id) + rest }
+
+// playerRoom returns the room in the URL and the student whose rejoin
+// cookie the request carries.
+func (s *Server) playerRoom(c echo.Context) (*classroom.Room, examsim.Player, error) {
+	room, err := s.roomOf(c)
+	if err != nil {
+		return nil, examsim.Player{}, err
+	}
+	ck, err := c.Cookie(roomCookie(room.ID))
+	if err != nil {
+		return room, examsim.Player{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+	}
+	p, ok := room.Rejoin(ck.Value)
+	if !ok {
+		return room, examsim.Player{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+	}
+	return room, p, nil
+}
+
+// clientIP is the address the connection comes from. Forwarding headers
+// are ignored: a guesser could forge a new one for each try.
+func clientIP(c echo.Context) string {
+	host, _, err := net.SplitHostPort(c.Request().RemoteAddr)
+	if err != nil {
+		return c.Request().RemoteAddr
+	}
+	return host
+}
+
+// wantsAck reports whether a form was sent by script, which wants a short
+// JSON answer rather than a redirect.
+func wantsAck(c echo.Context) bool {
+	accept := c.Request().Header.Get("Accept")
+	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html")
+}

@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/examsim/examsim/web/webtest"
+)
+
+// inspectorBin returns the MCP Inspector installed by `make e2e-deps` (npm
+// ci in web/e2e). Without node it skips; in CI, or with node but no
+// install, a missing Inspector is a failure, not a skip.
+func inspectorBin(t *testing.T) string {
+	t.Helper()
+	bin, _ := filepath.Abs(filepath.Join("node_modules", ".bin", "inspector"))
+	_, nodeErr := exec.LookPath("node")
+	if _, err := os.Stat(bin); err != nil {
+		if nodeErr != nil && os.Getenv("CI") == "" {
+			t.Skip("node and npm are not installed, so the MCP Inspector cannot run: install nodejs and npm, then run `make e2e-deps`")
+		}
+		t.Fatalf("the MCP Inspector is missing at %s: run `make e2e-deps` (npm ci in web/e2e)", bin)
+	}
+	if nodeErr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is not on PATH; .ci/run needs nodejs and npm")
+		}
+		t.Skip("node is not installed, so the MCP Inspector cannot run: install nodejs and npm")
+	}
+	return bin
+}
+
+// inspect runs one Inspector CLI command against url with a scratch HOME,
+// and returns its JSON output and exit code.
+func inspect(t *testing.T, bin, home, url string, args ...string) (map[string]any, int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--cli", url}, args...)...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "NO_COLOR=1", "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running the Inspector: %v", err)
+	}
+	var out map[string]any
+	if jerr := json.Unmarshal(stdout.Bytes(), &out); jerr != nil {
+		t.Fatalf("inspector %v: exit %d, output is not JSON: %v\nstdout: %s\nstderr: %s", args, code, jerr, stdout.String(), stderr.String())
+	}
+	return out, code, stderr.String()
+}
+
+// TestMCPInspectorCLI is the test with a real external client: the MCP
+// Inspector, a strict client that checks structuredContent against each
+// tool's outputSchema even for errors, lists the five tools and calls every
+// trigger.
+func TestMCPInspectorCLI(t *testing.T) {
+	bin := inspectorBin(t)
+	app := webtest.Start(t)
+	url := app.URL + "/mcp"
+	home := t.TempDir()
+
+	list, code, stderr := inspect(t, bin, home, url, "--method", "tools/list")
+	if code != 0 {
+		t.Fatalf("tools/list exit %d: %s", code, stderr)
+	}
+	var names []string
+	for _, tool := range list["tools"].([]any) {
+		tm := tool.(map[string]any)
+		names = append(names, tm["name"].(string))
+		if tm["outputSchema"] == nil || tm["description"] == "" {
+			t.Errorf("%s lacks an outputSchema or a description", tm["name"])
+		}
+	}
+	if got := strings.Join(names, ","); got != "get_financial_records,issue_refund,lookup_customer,lookup_order,search_sources" {
+		t.Fatalf("tools = %s", got)
+	}
+
+	tests := []struct {
+		name     string
+		args     []string
+		isError  bool
+		category string // for errors
+		count    int    // resultCount for lookups, -1 to skip
+		partial  int
+	}{
+		{"valid empty result", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=maria.k@example.com"}, false, "", 0, 0},
+		{"known customer", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=a.nowak@example.com"}, false, "", 1, 0},
+		{"slow.example times out", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=jo.lee@slow.example"}, true, "transient", -1, 0},
+		{"malformed email", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=maria.k.example.com"}, true, "validation", -1, 0},
+		{"wrong type", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=42"}, true, "validation", -1, 0},
+		{"order-abc", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=order-abc"}, true, "validation", -1, 0},
+		{"extra argument", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=#12345", "--tool-arg", "note=hi"}, true, "validation", -1, 0},
+		{"known order", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=#12345"}, false, "", 1, 0},
+		{"refund over the limit", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#12345", "--tool-arg", "amount_gbp=750"}, true, "business", -1, 0},
+		{"refund within the limit", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#12345", "--tool-arg", "amount_gbp=500"}, false, "", -1, 0},
+		{"finance denied", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042"}, true, "permission", -1, 0},
+		{"finance via _meta", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042", "--tool-metadata", "examsim/principal=finance-analyst"}, false, "", 2, 0},
+		{"finance via a header", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042", "--header", "X-Examsim-Principal: finance-analyst"}, false, "", 2, 0},
+		{"rate-limited search", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=10"}, true, "transient", -1, 6},
+		{"search within the limit", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=6"}, false, "", 6, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, code, stderr := inspect(t, bin, home, url, append([]string{"--method", "tools/call"}, tt.args...)...)
+			isError, _ := res["isError"].(bool)
+			if isError != tt.isError {
+				t.Fatalf("isError = %v, want %v: %v", isError, tt.isError, res)
+			}
+			// The Inspector exits 0 for a result and 5 for an isError result;
+			// anything else (say a schema rejection) is a failure.
+			if (tt.isError && (code != 5 || !strings.Contains(stderr, "tool_is_error"))) || (!tt.isError && code != 0) {
+				t.Fatalf("exit %d, stderr %s", code, stderr)
+			}
+			sc, _ := res["structuredContent"].(map[string]any)
+			if sc == nil {
+				t.Fatalf("no structuredContent: %v", res)
+			}
+			content, _ := res["content"].([]any)
+			if len(content) != 1 {
+				t.Errorf("want a one-line text summary in content: %v", content)
+			}
+			if tt.isError {
+				if sc["errorCategory"] != tt.category || sc["isRetryable"] != (tt.category == "transient") {
+					t.Errorf("envelope = %v", sc)
+				}
+				for _, k := range []string{"description", "attempted_query"} {
+					if s, _ := sc[k].(string); s == "" {
+						t.Errorf("the envelope lacks %s: %v", k, sc)
+					}
+				}
+				if pr, _ := sc["partial_results"].([]any); len(pr) != tt.partial {
+					t.Errorf("partial_results: %d, want %d", len(pr), tt.partial)
+				}
+				return
+			}
+			if tt.count >= 0 {
+				if n, _ := sc["resultCount"].(float64); int(n) != tt.count {
+					t.Errorf("resultCount = %v, want %d", sc["resultCount"], tt.count)
+				}
+			}
+		})
+	}
+}

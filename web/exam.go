@@ -1,0 +1,296 @@
+package web
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// missedWindow is how far back "questions missed recently" looks.
+const missedWindow = 30 * 24 * time.Hour
+
+// now is the clock exams and reviews are timed by.
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// ownExam loads the exam named by :id for the current learner. Another
+// learner's exam is not found, so ids reveal nothing. An exam whose time
+// ran out is submitted first: the deadline is the server's, not the
+// browser's.
+func (s *Server) ownExam(c echo.Context) (*examsim.Exam, error) {
+	notFound := examsim.Errorf(examsim.ENOTFOUND, "exam.error_not_found")
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	learner := pageOf(c).Learner
+	if err != nil || learner == nil {
+		return nil, notFound
+	}
+	e, err := s.Exams.FindExam(c.Request().Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if e.LearnerID != learner.ID {
+		return nil, notFound
+	}
+	if !e.Submitted() && e.Expired(s.now()) {
+		if err := s.finishExam(c.Request().Context(), e, true); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// finishExam scores every answer with its rubric and submits the exam. An
+// exam submitted because time ran out counts as submitted at its deadline.
+// If another request submitted it first, e is reloaded with that result.
+func (s *Server) finishExam(ctx context.Context, e *examsim.Exam, auto bool) error {
+	e.AutoSubmitted = auto
+	e.SubmittedAt = s.now()
+	if auto {
+		e.SubmittedAt = e.Deadline
+	}
+	e.Correct = 0
+	for _, it := range e.Items {
+		if err := s.scoreItem(it); err != nil {
+			return err
+		}
+		if it.Correct {
+			e.Correct++
+		}
+	}
+	err := s.Exams.SubmitExam(ctx, e)
+	if examsim.ErrorCode(err) == examsim.ECONFLICT {
+		stored, ferr := s.Exams.FindExam(ctx, e.ID)
+		if ferr != nil {
+			return ferr
+		}
+		*e = *stored
+		return nil
+	}
+	return err
+}
+
+// scoreItem marks an answer and scores its explanation, in the language it
+// was written in.
+func (s *Server) scoreItem(it *examsim.ExamItem) error {
+	it.Correct, it.Score, it.Band, it.Concepts, it.Misconceptions, it.RubricVersion = false, 0, 0, nil, nil, 0
+	q, ok := s.Bank.Question(it.QuestionID)
+	if !ok || !it.Answered() {
+		return nil // a question since removed from the bank counts as wrong
+	}
+	it.Correct = it.Choice == q.Answer
+	if it.Explanation == "" {
+		return nil
+	}
+	tx := q.Text(it.Lang)
+	if tx == nil {
+		tx = q.Text(examsim.English)
+	}
+	res, err := tx.Rubric.Score(it.Explanation)
+	if err != nil {
+		return err
+	}
+	it.Score, it.Band, it.Concepts, it.Misconceptions, it.RubricVersion = res.Score, res.Band, res.Hits(), res.MisconceptionIDs(), tx.Rubric.Version
+	return nil
+}
+
+// examPool returns, in bank order, the questions an exam setup selects.
+func (s *Server) examPool(topics []string, concept string, missed map[string]bool) []string {
+	var out []string
+	for _, q := range s.Bank.Questions {
+		if !slices.Contains(topics, q.Topic) {
+			continue
+		}
+		if concept != "" && !slices.Contains(q.Concepts, concept) {
+			continue
+		}
+		if missed != nil && !missed[q.ID] {
+			continue
+		}
+		out = append(out, q.ID)
+	}
+	return out
+}
+
+// missedRecently returns the questions the learner got wrong in the last
+// 30 days, in practice or in an exam.
+func (s *Server) missedRecently(ctx context.Context, learner *examsim.Learner) (map[string]bool, error) {
+	out := map[string]bool{}
+	if learner == nil {
+		return out, nil
+	}
+	attempts, err := s.Attempts.ListAttempts(ctx, learner.ID, 5000)
+	if err != nil {
+		return nil, err
+	}
+	since := s.now().Add(-missedWindow)
+	for _, a := range attempts {
+		if !a.Correct && a.CreatedAt.After(since) {
+			out[a.QuestionID] = true
+		}
+	}
+	return out, nil
+}
+
+// optionLetters returns a question's own option letters, in its order.
+func (s *Server) optionLetters(id string) []string {
+	q, ok := s.Bank.Question(id)
+	if !ok {
+		return nil
+	}
+	tx := q.Text(examsim.English)
+	if tx == nil {
+		for _, l := range examsim.Langs {
+			if tx = q.Text(l); tx != nil {
+				break
+			}
+		}
+	}
+	if tx == nil {
+		return nil
+	}
+	out := make([]string, len(tx.Options))
+	for i, o := range tx.Options {
+		out[i] = o.Letter
+	}
+	return out
+}
+
+// shownOption is an option as an exam shows it: under its shuffled letter,
+// with the text and explanation of the question's own option.
+type shownOption struct {
+	Letter string // as shown
+	Own    string // the question's own letter
+	questions.Option
+}
+
+// shownOptions returns the item's options in the order shown.
+func shownOptions(it *examsim.ExamItem, tx *questions.Text) []shownOption {
+	byLetter := map[string]questions.Option{}
+	for _, o := range tx.Options {
+		byLetter[o.Letter] = o
+	}
+	out := make([]shownOption, 0, len(it.Options))
+	for i, own := range it.Options {
+		if o, ok := byLetter[own]; ok {
+			out = append(out, shownOption{Letter: examsim.ShownLetter(i), Own: own, Option: o})
+		}
+	}
+	return out
+}
+
+// firstOpenPosition returns the first unanswered question, else the first.
+func firstOpenPosition(e *examsim.Exam) int {
+	if un := e.Unanswered(); len(un) > 0 {
+		return un[0].Position
+	}
+	return 1
+}
+
+func examURL(e *examsim.Exam, rest string) string {
+	return "/exam/" + strconv.FormatInt(e.ID, 10) + rest
+}
+
+func questionURL(e *examsim.Exam, pos int) string {
+	return examURL(e, "/q/"+strconv.Itoa(pos))
+}
+
+// clockText formats time left as m:ss, or h:mm:ss from an hour up.
+func clockText(d time.Duration) string {
+	secs := int(d.Round(time.Second) / time.Second)
+	h, m, sec := secs/3600, secs/60%60, secs%60
+	if h > 0 {
+		return strconv.Itoa(h) + ":" + twoDigits(m) + ":" + twoDigits(sec)
+	}
+	return strconv.Itoa(m) + ":" + twoDigits(sec)
+}
+
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// isoDuration formats d for a <time datetime> attribute.
+func isoDuration(d time.Duration) string {
+	return "PT" + strconv.Itoa(int(d.Round(time.Second)/time.Second)) + "S"
+}
+
+func unixMilli(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+
+// clockTime formats a time of day for the learner, in UTC, which the page
+// says.
+func clockTime(t time.Time) string { return t.UTC().Format("15:04") + " UTC" }
+
+// paletteClass is the palette button's classes for an item.
+func paletteClass(it *examsim.ExamItem, current int) string {
+	c := "pal"
+	if it.Answered() {
+		c += " answered"
+	}
+	if it.Flagged {
+		c += " flagged"
+	}
+	if it.Position == current {
+		c += " current"
+	}
+	return c
+}
+
+func ariaCurrent(it *examsim.ExamItem, current int) string {
+	if it.Position == current {
+		return "step"
+	}
+	return ""
+}
+
+// itemAttempt views an exam item's scored explanation as an attempt, for the
+// feedback helpers practice uses.
+func itemAttempt(it *examsim.ExamItem) *examsim.Attempt {
+	return &examsim.Attempt{Concepts: it.Concepts, Misconceptions: it.Misconceptions}
+}
+
+// examTopicTitle returns a topic's lesson title in the page language.
+func examTopicTitle(ctx context.Context, id string) string {
+	if bank := page(ctx).Bank; bank != nil {
+		if tp, ok := bank.Topic(id); ok {
+			if ls := tp.Lessons[page(ctx).Lang]; ls != nil {
+				return ls.Title
+			}
+			if ls := tp.Lessons[examsim.English]; ls != nil {
+				return ls.Title
+			}
+		}
+	}
+	return id
+}
+
+// decimal formats f with one decimal in the page language: Vietnamese and
+// Polish write a decimal comma.
+func decimal(ctx context.Context, f float64) string {
+	s := strconv.FormatFloat(f, 'f', 1, 64)
+	if l := page(ctx).Lang; l == examsim.Vietnamese || l == examsim.Polish {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// bandAverageText says a concept's mean explanation band, or that there
+// were no explanations.
+func bandAverageText(ctx context.Context, s examsim.ConceptStat) string {
+	if s.Explained == 0 {
+		return t(ctx, "progress.no_explanations")
+	}
+	return t(ctx, "progress.band_of", "Band", decimal(ctx, s.AverageBand()))
+}

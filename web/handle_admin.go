@@ -1,0 +1,86 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+)
+
+// admin returns the signed-in admin.
+func (s *Server) admin(c echo.Context) (*examsim.Learner, error) {
+	if s.Accounts == nil {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+	}
+	l := pageOf(c).Learner
+	if l == nil || l.Anonymous() {
+		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "class.error_login")
+	}
+	if l.Role != examsim.RoleAdmin {
+		return nil, examsim.Errorf(examsim.EFORBIDDEN, "admin.error_not_admin")
+	}
+	return l, nil
+}
+
+// handleAdminUsers lists the accounts with their roles.
+func (s *Server) handleAdminUsers(c echo.Context) error {
+	if _, err := s.admin(c); err != nil {
+		return err
+	}
+	users, err := s.Accounts.ListAccounts(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	notice := ""
+	if name := c.QueryParam("changed"); name != "" {
+		for _, u := range users {
+			if u.Username == name {
+				p := pageOf(c)
+				notice = p.Catalog.T(p.Lang, "admin.saved", "Name", u.Username, "Role", p.Catalog.T(p.Lang, "admin.role_"+string(u.Role)))
+			}
+		}
+	}
+	return Render(c, http.StatusOK, AdminUsersPage(users, notice, ""))
+}
+
+// handleAdminRole changes one account's role.
+func (s *Server) handleAdminRole(c echo.Context) error {
+	if _, err := s.admin(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+	}
+	role, ok := examsim.ParseRole(c.FormValue("role"))
+	if !ok {
+		err = examsim.Errorf(examsim.EINVALID, "admin.error_bad_role", "Role", c.FormValue("role"))
+	} else {
+		err = s.Accounts.SetRole(ctx, id, role)
+	}
+	var e *examsim.Error
+	if err != nil {
+		if !errors.As(err, &e) || statusOf[e.Code] >= 500 || e.Code == examsim.ENOTFOUND {
+			return err
+		}
+		users, lerr := s.Accounts.ListAccounts(ctx)
+		if lerr != nil {
+			return lerr
+		}
+		p := pageOf(c)
+		args := make([]any, 0, 2*len(e.Args))
+		for k, v := range e.Args {
+			args = append(args, k, v)
+		}
+		return Render(c, statusOf[e.Code], AdminUsersPage(users, "", p.Catalog.T(p.Lang, e.Message, args...)))
+	}
+	u, err := s.Learners.FindLearner(ctx, id)
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/admin/users?changed="+u.Username)
+}

@@ -1,0 +1,199 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+)
+
+const (
+	keepAlive = 25 * time.Second // a comment line keeps proxies from closing an idle stream
+	// hostEvery spaces the host's live updates: a burst of a thousand
+	// answers becomes a few redraws a second, not a thousand.
+	hostEvery    = 250 * time.Millisecond
+	writeTimeout = 10 * time.Second // a client that stops reading loses its stream, not the room
+)
+
+// sse is an event stream being written.
+type sse struct {
+	w  *echo.Response
+	rc *http.ResponseController
+}
+
+func startSSE(c echo.Context) *sse {
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
+	w.WriteHeader(http.StatusOK)
+	return &sse{w: w, rc: http.NewResponseController(w)}
+}
+
+// send writes chunks and flushes them, failing when the client is gone.
+func (s *sse) send(chunks ...[]byte) error {
+	s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	for _, b := range chunks {
+		if _, err := s.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return s.rc.Flush()
+}
+
+func clockEvent(now time.Time) []byte {
+	return []byte("event: clock\ndata: " + strconv.FormatInt(now.UnixMilli(), 10) + "\n\n")
+}
+
+// handlePlayEvents streams a student's screen: the stage when the room moves
+// on (rendered once per language and shared by the room) and their own line.
+// Opening it after losing it counts as a reconnect, which the host sees.
+func (s *Server) handlePlayEvents(c echo.Context) error {
+	room, player, err := s.playerRoom(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	page := &Page{Lang: player.Lang, Catalog: s.Catalog, Bank: s.Bank, URL: c.Request().URL}
+	stream := room.Watch(player.ID)
+	defer stream.Close()
+	out := startSSE(c)
+	if err := out.send([]byte("retry: 2000\n\n")); err != nil {
+		return nil
+	}
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	var sentStage, sentYou string
+	for {
+		select {
+		case <-stream.C():
+		case <-stream.Kicked():
+			out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n"))
+			return nil
+		case <-tick.C:
+			if out.send([]byte(": ping\n\n")) != nil {
+				return nil
+			}
+			continue
+		case <-ctx.Done():
+			return nil
+		case <-s.Classroom.Done():
+			return nil
+		}
+		snap := room.StageSnapshot()
+		me, ok := room.Player(player.ID)
+		if !ok {
+			out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n"))
+			return nil
+		}
+		now := time.Now()
+		v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Session.QuestionIndex}
+		if snap.Session.Mode == examsim.ModeAssignment {
+			v.Index = me.Next
+		}
+		v.Variant = playVariant(snap, me, now)
+		chunks := [][]byte{clockEvent(now)}
+		stageKey := fmt.Sprintf("%d/%s/%d", snap.Version, v.Variant, v.Index)
+		if stageKey != sentStage {
+			frag, err := s.classroomState().fragment(room.ID, snap.Version, string(player.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
+				func() ([]byte, error) {
+					shared := v
+					shared.Me = classroom.PlayerView{} // the shared stage must not carry anyone's data
+					html, err := renderFor(ctx, page, PlayStage(shared))
+					return sseEvent("stage", html), err
+				})
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, frag)
+			sentStage = stageKey
+		}
+		youKey := fmt.Sprintf("%s/%d/%d", stageKey, me.Points, snap.Rank(player.ID))
+		if youKey != sentYou {
+			html, err := renderFor(ctx, page, PlayYou(v))
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, sseEvent("you", html))
+			sentYou = youKey
+		}
+		if out.send(chunks...) != nil {
+			return nil
+		}
+	}
+}
+
+// handleHostEvents streams the host's screen: the stage when the phase
+// changes, and the live panel (counts, chart, roster) at most a few times a
+// second however fast answers arrive.
+func (s *Server) handleHostEvents(c echo.Context) error {
+	room, _, err := s.hostRoom(c)
+	if err != nil {
+		return err
+	}
+	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+		pageOf(c).CSRF = tok // the host's forms arrive down the stream
+	}
+	ctx := c.Request().Context()
+	stream := room.Watch(0)
+	defer stream.Close()
+	out := startSSE(c)
+	if err := out.send([]byte("retry: 2000\n\n")); err != nil {
+		return nil
+	}
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	joinURL := s.joinURL(c, room.Session().Code)
+	var sentStage string
+	var sentLive uint64
+	for {
+		select {
+		case <-stream.C():
+		case <-tick.C:
+			if out.send([]byte(": ping\n\n")) != nil {
+				return nil
+			}
+			continue
+		case <-ctx.Done():
+			return nil
+		case <-s.Classroom.Done():
+			return nil
+		}
+		snap := room.Snapshot()
+		now := time.Now()
+		v := hostView{Snap: snap, JoinURL: joinURL, Now: now}
+		chunks := [][]byte{clockEvent(now)}
+		stageKey := fmt.Sprintf("%d/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero())
+		if stageKey != sentStage {
+			html, err := renderString(c, HostStage(v))
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, sseEvent("stage", []byte(html)))
+			sentStage = stageKey
+		}
+		if snap.Live != sentLive {
+			html, err := renderString(c, HostLive(v))
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, sseEvent("live", []byte(html)))
+			sentLive = snap.Live
+		}
+		if out.send(chunks...) != nil {
+			return nil
+		}
+		select {
+		case <-time.After(hostEvery):
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/skip2/go-qrcode"
+
+	"github.com/examsim/examsim"
+)
+
+// joinURL is the address students open, with the code filled in.
+func (s *Server) joinURL(c echo.Context, code string) string {
+	return c.Scheme() + "://" + c.Request().Host + "/join?code=" + url.QueryEscape(code)
+}
+
+// handleHost shows the presenter screen of a session to its host.
+func (s *Server) handleHost(c echo.Context) error {
+	room, _, err := s.hostRoom(c)
+	if err != nil {
+		return err
+	}
+	snap := room.Snapshot()
+	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: s.joinURL(c, snap.Session.Code), Now: time.Now()}))
+}
+
+// handleHostControl carries out one of the host's buttons. Each carries
+// the question the host's screen showed, so a double click acts once.
+func (s *Server) handleHostControl(c echo.Context) error {
+	room, _, err := s.hostRoom(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	from, ferr := strconv.Atoi(c.FormValue("from"))
+	needFrom := func() error {
+		if ferr != nil {
+			return examsim.Errorf(examsim.EINVALID, "class.error_bad_action")
+		}
+		return nil
+	}
+	switch c.FormValue("action") {
+	case "start", "next":
+		if err = needFrom(); err == nil {
+			err = room.Next(ctx, from)
+		}
+	case "reveal":
+		if err = needFrom(); err == nil {
+			err = room.Reveal(ctx, from)
+		}
+	case "leaderboard":
+		if err = needFrom(); err == nil {
+			err = room.ShowLeaderboard(ctx, from)
+		}
+	case "end":
+		err = room.End(ctx)
+	case "lock", "unlock":
+		err = room.SetLocked(ctx, c.FormValue("action") == "lock")
+	case "kick":
+		id, perr := strconv.ParseInt(c.FormValue("player"), 10, 64)
+		if perr != nil {
+			return examsim.Errorf(examsim.EINVALID, "class.error_player_not_found")
+		}
+		err = room.Kick(ctx, id)
+	default:
+		err = examsim.Errorf(examsim.EINVALID, "class.error_bad_action")
+	}
+	if err != nil {
+		return err
+	}
+	if wantsAck(c) {
+		sess := room.Session()
+		return c.JSON(http.StatusOK, map[string]any{"ok": true, "phase": sess.Phase, "question": sess.QuestionIndex})
+	}
+	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/host"))
+}
+
+// handleQR draws the join URL as a QR code, here rather than by an outside
+// service, so the code never leaves the server.
+func (s *Server) handleQR(c echo.Context) error {
+	room, _, err := s.hostRoom(c)
+	if err != nil {
+		return err
+	}
+	png, err := qrcode.Encode(s.joinURL(c, room.Session().Code), qrcode.Medium, 440)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "private, max-age=3600")
+	return c.Blob(http.StatusOK, "image/png", png)
+}

@@ -1,0 +1,89 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+)
+
+var joinCode = regexp.MustCompile(`^[0-9]{6}$`)
+
+// handleJoinForm shows the join form, with the code filled in when the
+// student came from the QR code.
+func (s *Server) handleJoinForm(c echo.Context) error {
+	if err := s.needClassroom(); err != nil {
+		return err
+	}
+	form := joinForm{Code: strings.TrimSpace(c.QueryParam("code")), Lang: pageOf(c).Lang, Kicked: c.QueryParam("kicked") != ""}
+	return Render(c, http.StatusOK, JoinPage(form))
+}
+
+// handleJoin puts a student in a room. Wrong codes count against the
+// client, so codes cannot be guessed; a good code never does.
+func (s *Server) handleJoin(c echo.Context) error {
+	if err := s.needClassroom(); err != nil {
+		return err
+	}
+	p := pageOf(c)
+	form := joinForm{
+		Code:     strings.Join(strings.Fields(c.FormValue("code")), ""),
+		Nickname: c.FormValue("nickname"),
+		Lang:     p.Lang,
+	}
+	if l, ok := examsim.ParseLang(c.FormValue("lang")); ok {
+		form.Lang = l
+	}
+	fail := func(err error) error {
+		var e *examsim.Error
+		if !errors.As(err, &e) || statusOf[e.Code] >= 500 {
+			return err
+		}
+		args := make([]any, 0, 2*len(e.Args))
+		for k, v := range e.Args {
+			args = append(args, k, v)
+		}
+		form.Error = p.Catalog.T(p.Lang, e.Message, args...)
+		return Render(c, statusOf[e.Code], JoinPage(form))
+	}
+	limiter := s.classroomState().joins
+	client := clientIP(c)
+	if limiter.Blocked(client) {
+		return fail(examsim.Errorf(examsim.ERATELIMIT, "join.error_rate_limited"))
+	}
+	if !joinCode.MatchString(form.Code) {
+		limiter.Fail(client)
+		return fail(examsim.Errorf(examsim.EINVALID, "join.error_bad_code"))
+	}
+	room, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code)
+	if err != nil {
+		if examsim.ErrorCode(err) == examsim.ENOTFOUND {
+			limiter.Fail(client)
+		}
+		return fail(err)
+	}
+	var learnerID int64
+	if p.Learner != nil {
+		learnerID = p.Learner.ID
+	}
+	player, token, err := room.Join(c.Request().Context(), form.Nickname, form.Lang, learnerID)
+	if err != nil {
+		return fail(err)
+	}
+	// The rejoin token lives only under the room's path, so it is sent to
+	// this room's pages and nowhere else.
+	maxAge := 12 * time.Hour
+	if sess := room.Session(); sess.Mode == examsim.ModeAssignment {
+		maxAge = time.Until(sess.Deadline) + 24*time.Hour
+	}
+	c.SetCookie(&http.Cookie{Name: roomCookie(room.ID), Value: token, Path: roomPath(room.ID), MaxAge: int(maxAge / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
+	c.SetCookie(&http.Cookie{Name: langCookie, Value: string(player.Lang), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
+	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/play"))
+}

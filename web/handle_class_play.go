@@ -1,0 +1,109 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+)
+
+// handlePlay shows a student their room as it is now: a reload, a new
+// network or a reopened tab lands on the current question with their
+// points, from the rejoin cookie alone. Without it, the student is sent to
+// join (never told the code: that would let anyone skip the code).
+func (s *Server) handlePlay(c echo.Context) error {
+	room, player, err := s.playerRoom(c)
+	if err != nil {
+		if examsim.ErrorCode(err) == examsim.EFORBIDDEN {
+			return c.Redirect(http.StatusSeeOther, "/join")
+		}
+		return err
+	}
+	v, err := s.playView(c, room.ID, player.ID)
+	if err != nil {
+		return err
+	}
+	if after, err := strconv.Atoi(c.QueryParam("after")); err == nil {
+		if _, ok := v.Me.Answers[after]; ok && v.Snap.Session.Mode == examsim.ModeAssignment {
+			v.After = after
+		}
+	}
+	return Render(c, http.StatusOK, PlayPage(v))
+}
+
+// playView gathers a student's page, in the student's own language.
+func (s *Server) playView(c echo.Context, roomID, playerID int64) (playView, error) {
+	room, err := s.Classroom.Room(c.Request().Context(), roomID)
+	if err != nil {
+		return playView{}, err
+	}
+	me, ok := room.Player(playerID)
+	if !ok {
+		return playView{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+	}
+	pageOf(c).Lang = me.Player.Lang
+	c.Response().Header().Set("Content-Language", string(me.Player.Lang))
+	snap := room.Snapshot()
+	now := time.Now()
+	if snap.Session.Mode == examsim.ModeAssignment {
+		room.Open(playerID)
+		me, _ = room.Player(playerID)
+	}
+	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Session.QuestionIndex}
+	v.Variant = playVariant(snap, me, now)
+	if snap.Session.Mode == examsim.ModeAssignment {
+		v.Index = me.Next
+	}
+	return v, nil
+}
+
+// handlePlayAnswer takes a student's answer. The reply, a redirect for a
+// plain form or a small JSON acknowledgement for script, is sent only once
+// the answer is committed. In a live room it says nothing of correctness:
+// that waits for the reveal.
+func (s *Server) handlePlayAnswer(c echo.Context) error {
+	room, player, err := s.playerRoom(c)
+	if err != nil {
+		return err
+	}
+	index, err := strconv.Atoi(c.FormValue("index"))
+	if err != nil {
+		return examsim.Errorf(examsim.EINVALID, "class.error_question_closed")
+	}
+	choice, explanation := c.FormValue("choice"), c.FormValue("explanation")
+	a, err := room.Answer(c.Request().Context(), player.ID, index, choice, explanation)
+	if err != nil {
+		var e *examsim.Error
+		if wantsAck(c) || !errors.As(err, &e) || statusOf[e.Code] >= 500 {
+			return err
+		}
+		// A plain form shows the question again with the reason and the text kept.
+		v, verr := s.playView(c, room.ID, player.ID)
+		if verr != nil {
+			return err
+		}
+		args := make([]any, 0, 2*len(e.Args))
+		for k, val := range e.Args {
+			args = append(args, k, val)
+		}
+		p := pageOf(c)
+		v.Error, v.Explanation = p.Catalog.T(p.Lang, e.Message, args...), explanation
+		return Render(c, statusOf[e.Code], PlayPage(v))
+	}
+	if wantsAck(c) {
+		ack := map[string]any{"ok": true, "question": a.QuestionIndex, "choice": a.Choice}
+		if room.Session().Mode == examsim.ModeAssignment {
+			ack["correct"], ack["points"] = a.Correct, a.Points
+		}
+		return c.JSON(http.StatusOK, ack)
+	}
+	next := roomURL(room.ID, "/play")
+	if room.Session().Mode == examsim.ModeAssignment {
+		next += "?after=" + strconv.Itoa(a.QuestionIndex)
+	}
+	return c.Redirect(http.StatusSeeOther, next)
+}

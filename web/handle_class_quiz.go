@@ -1,0 +1,250 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// Quiz limits.
+const (
+	MaxQuizQuestions = 50
+	MaxQuizTitle     = 100
+)
+
+// handleClassHome lists an instructor's quizzes and recent sessions.
+func (s *Server) handleClassHome(c echo.Context) error {
+	l, err := s.teacher(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	quizzes, err := s.Classes.ListQuizzes(ctx, l.ID)
+	if err != nil {
+		return err
+	}
+	sessions, err := s.Classes.ListSessions(ctx, l.ID, 20)
+	if err != nil {
+		return err
+	}
+	return Render(c, http.StatusOK, ClassHomePage(quizzes, sessions))
+}
+
+func (s *Server) handleQuizNew(c echo.Context) error {
+	if _, err := s.teacher(c); err != nil {
+		return err
+	}
+	form := quizForm{Seconds: 20, Scoring: "correctness", Leaderboard: true, Explanations: "optional",
+		Topic: c.QueryParam("topic"), Concept: c.QueryParam("concept"), Difficulty: c.QueryParam("difficulty")}
+	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
+}
+
+func (s *Server) handleQuizCreate(c echo.Context) error {
+	l, err := s.teacher(c)
+	if err != nil {
+		return err
+	}
+	return s.saveQuiz(c, &examsim.Quiz{OwnerID: l.ID})
+}
+
+// ownQuiz returns the quiz in the URL when it is the instructor's own.
+func (s *Server) ownQuiz(c echo.Context) (*examsim.Quiz, error) {
+	l, err := s.teacher(c)
+	if err != nil {
+		return nil, err
+	}
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return nil, examsim.Errorf(examsim.ENOTFOUND, "class.error_quiz_not_found")
+	}
+	q, err := s.Classes.FindQuiz(c.Request().Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if q.OwnerID != l.ID {
+		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_owner")
+	}
+	return q, nil
+}
+
+func (s *Server) handleQuizEdit(c echo.Context) error {
+	q, err := s.ownQuiz(c)
+	if err != nil {
+		return err
+	}
+	form := quizForm{ID: q.ID, Title: q.Title, Picked: q.QuestionIDs, Seconds: q.SecondsPerQuestion, Scoring: string(q.Scoring),
+		Leaderboard: q.Leaderboard, Explanations: string(q.Explanations), Saved: c.QueryParam("saved") != ""}
+	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
+}
+
+func (s *Server) handleQuizUpdate(c echo.Context) error {
+	q, err := s.ownQuiz(c)
+	if err != nil {
+		return err
+	}
+	return s.saveQuiz(c, q)
+}
+
+// saveQuiz reads the builder form into q and saves it, or re-shows the
+// form: for a filter, or with what is wrong and everything typed kept.
+func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
+	form := s.readQuizForm(c)
+	form.ID = q.ID
+	if c.FormValue("action") == "filter" {
+		return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
+	}
+	if err := s.checkQuizForm(&form); err != nil {
+		p := pageOf(c)
+		e := err.(*examsim.Error)
+		args := make([]any, 0, 2*len(e.Args))
+		for k, v := range e.Args {
+			args = append(args, k, v)
+		}
+		form.Error = p.Catalog.T(p.Lang, e.Message, args...)
+		return Render(c, statusOf[e.Code], QuizBuilderPage(s.builder(form)))
+	}
+	q.Title, q.QuestionIDs, q.SecondsPerQuestion = form.Title, form.Picked, form.Seconds
+	q.Scoring, q.Leaderboard, q.Explanations = examsim.ScoringMode(form.Scoring), form.Leaderboard, examsim.ExplanationMode(form.Explanations)
+	ctx := c.Request().Context()
+	var err error
+	if q.ID == 0 {
+		err = s.Classes.CreateQuiz(ctx, q)
+	} else {
+		err = s.Classes.UpdateQuiz(ctx, q)
+	}
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/class/quizzes/"+strconv.FormatInt(q.ID, 10)+"?saved=1")
+}
+
+// readQuizForm reads the builder, ordering the ticked questions by the
+// numbers typed beside them (unnumbered ones keep their place, last).
+func (s *Server) readQuizForm(c echo.Context) quizForm {
+	form := quizForm{
+		Title: strings.TrimSpace(c.FormValue("title")), Scoring: c.FormValue("scoring"), Explanations: c.FormValue("explanations"),
+		Leaderboard: c.FormValue("leaderboard") == "on",
+		Topic:       c.FormValue("topic"), Concept: c.FormValue("concept"), Difficulty: c.FormValue("difficulty"),
+	}
+	form.Seconds, _ = strconv.Atoi(c.FormValue("seconds"))
+	values, _ := c.FormParams()
+	type pick struct {
+		id    string
+		order int
+		pos   int
+	}
+	var picks []pick
+	seen := map[string]bool{}
+	for i, id := range values["q"] {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		order, err := strconv.Atoi(strings.TrimSpace(c.FormValue("order-" + id)))
+		if err != nil || order <= 0 {
+			order = 1 << 30
+		}
+		picks = append(picks, pick{id, order, i})
+	}
+	sort.SliceStable(picks, func(i, j int) bool {
+		if picks[i].order != picks[j].order {
+			return picks[i].order < picks[j].order
+		}
+		return picks[i].pos < picks[j].pos
+	})
+	for _, p := range picks {
+		form.Picked = append(form.Picked, p.id)
+	}
+	return form
+}
+
+func (s *Server) checkQuizForm(form *quizForm) error {
+	switch n := utf8.RuneCountInString(form.Title); {
+	case n == 0 || n > MaxQuizTitle:
+		return examsim.Errorf(examsim.EINVALID, "class.error_title_length", "Max", MaxQuizTitle)
+	case len(form.Picked) == 0:
+		return examsim.Errorf(examsim.EINVALID, "class.error_no_questions")
+	case len(form.Picked) > MaxQuizQuestions:
+		return examsim.Errorf(examsim.EINVALID, "class.error_too_many_questions", "Max", MaxQuizQuestions)
+	case !slices.Contains(secondChoices, form.Seconds):
+		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
+	case form.Scoring != string(examsim.ScoreCorrectness) && form.Scoring != string(examsim.ScoreSpeed):
+		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
+	case form.Explanations != string(examsim.ExplainRequired) && form.Explanations != string(examsim.ExplainOptional) &&
+		form.Explanations != string(examsim.ExplainOff):
+		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
+	}
+	for _, id := range form.Picked {
+		if _, ok := s.Bank.Question(id); !ok {
+			return examsim.Errorf(examsim.EINVALID, "error.question_not_found", "ID", id)
+		}
+	}
+	return nil
+}
+
+// builder lays out the builder: the picked questions in order, then the
+// bank's questions that pass the filter.
+func (s *Server) builder(form quizForm) builderView {
+	v := builderView{Form: form, Topics: s.Bank.Topics}
+	picked := map[string]bool{}
+	for _, id := range form.Picked {
+		if q, ok := s.Bank.Question(id); ok {
+			v.Rows = append(v.Rows, q)
+			picked[id] = true
+		}
+	}
+	for _, q := range s.Bank.Questions {
+		if picked[q.ID] || !matches(q, form) {
+			continue
+		}
+		v.Rows = append(v.Rows, q)
+	}
+	return v
+}
+
+func matches(q *questions.Question, form quizForm) bool {
+	return (form.Topic == "" || q.Topic == form.Topic) &&
+		(form.Concept == "" || slices.Contains(q.Concepts, form.Concept)) &&
+		(form.Difficulty == "" || string(q.Difficulty) == form.Difficulty)
+}
+
+// handleSessionStart runs a quiz: live now, or as an assignment due in
+// the chosen number of hours.
+func (s *Server) handleSessionStart(c echo.Context) error {
+	q, err := s.ownQuiz(c)
+	if err != nil {
+		return err
+	}
+	mode := examsim.SessionMode(c.FormValue("mode"))
+	var deadline time.Time
+	switch mode {
+	case examsim.ModeLive:
+	case examsim.ModeAssignment:
+		hours, err := strconv.Atoi(c.FormValue("hours"))
+		if err != nil || hours < 1 || hours > 24*60 {
+			return examsim.Errorf(examsim.EINVALID, "class.error_deadline_past")
+		}
+		deadline = time.Now().Add(time.Duration(hours) * time.Hour)
+	default:
+		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
+	}
+	room, err := s.Classroom.Create(context.WithoutCancel(c.Request().Context()), q, q.OwnerID, mode, deadline)
+	if err != nil {
+		return err
+	}
+	if wantsAck(c) {
+		sess := room.Session()
+		return c.JSON(http.StatusOK, map[string]any{"id": sess.ID, "code": sess.Code})
+	}
+	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/host"))
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// examResultItem is one question of a submitted exam as the review shows it.
+type examResultItem struct {
+	Item    *examsim.ExamItem
+	Q       *questions.Question // nil if the question left the bank
+	Tx      *questions.Text
+	Options []shownOption
+}
+
+// conceptRow is one concept's line in a breakdown.
+type conceptRow struct {
+	Topic string
+	Stat  examsim.ConceptStat
+}
+
+// examResultsView is a submitted exam's results page.
+type examResultsView struct {
+	Exam      *examsim.Exam
+	OnlyWrong bool
+	Wrong     int // questions not answered right
+	Concepts  []conceptRow
+	Items     []examResultItem
+}
+
+// handleExamResults shows a submitted exam's score, the pass or fail line,
+// the per-concept breakdown and a review of every question (or only the
+// wrong ones).
+func (s *Server) handleExamResults(c echo.Context) error {
+	e, err := s.ownExam(c)
+	if err != nil {
+		return err
+	}
+	if !e.Submitted() {
+		return c.Redirect(http.StatusSeeOther, questionURL(e, firstOpenPosition(e)))
+	}
+	v := examResultsView{Exam: e, OnlyWrong: c.QueryParam("show") == "wrong"}
+	stats := map[string]*conceptRow{}
+	var order []string
+	for _, it := range e.Items {
+		if !it.Correct {
+			v.Wrong++
+		}
+		q, ok := s.Bank.Question(it.QuestionID)
+		if !ok {
+			continue
+		}
+		for _, concept := range q.Concepts {
+			row := stats[concept]
+			if row == nil {
+				row = &conceptRow{Topic: q.Topic, Stat: examsim.ConceptStat{Concept: concept}}
+				stats[concept] = row
+				order = append(order, concept)
+			}
+			row.Stat.Add(it.Correct, it.Explanation != "", it.Band)
+		}
+		if v.OnlyWrong && it.Correct {
+			continue
+		}
+		tx := s.text(c, q)
+		v.Items = append(v.Items, examResultItem{Item: it, Q: q, Tx: tx, Options: shownOptions(it, tx)})
+	}
+	for _, id := range topicConceptOrder(s.Bank, order) {
+		v.Concepts = append(v.Concepts, *stats[id])
+	}
+	return Render(c, http.StatusOK, ExamResultsPage(v))
+}
+
+// topicConceptOrder sorts concept ids in the order their topics teach them.
+func topicConceptOrder(bank *questions.Bank, ids []string) []string {
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var out []string
+	for _, tp := range bank.Topics {
+		for _, c := range tp.Concepts {
+			if want[c] {
+				out = append(out, c)
+				delete(want, c)
+			}
+		}
+	}
+	for _, id := range ids { // concepts no topic lists, last
+		if want[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -1,0 +1,146 @@
+package web
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// examSetupForm is the exam setup as the learner typed it, kept across a
+// failed submit.
+type examSetupForm struct {
+	Topics   []string
+	Count    string
+	Minutes  string
+	PassMark string
+	Concept  string
+	Missed   bool
+	Error    string // already translated
+}
+
+// examSetupView is what the setup page shows.
+type examSetupView struct {
+	Form     examSetupForm
+	Topics   []*questions.Topic
+	Running  []*examsim.Exam // exams still running, to resume
+	Bankwide int             // questions in the bank
+}
+
+func (s *Server) defaultSetup(c echo.Context) examSetupForm {
+	f := examSetupForm{
+		Count:    strconv.Itoa(min(examsim.DefaultExamQuestions, max(len(s.Bank.Questions), 1))),
+		Minutes:  strconv.Itoa(examsim.DefaultExamMinutes),
+		PassMark: strconv.Itoa(examsim.DefaultPassMark),
+		Concept:  c.QueryParam("concept"), // from a "practise this concept" link
+		Missed:   c.QueryParam("missed") == "1",
+	}
+	for _, tp := range s.Bank.Topics {
+		f.Topics = append(f.Topics, tp.ID)
+	}
+	return f
+}
+
+// handleExamSetup shows the exam setup with the defaults, and any exam the
+// learner can resume.
+func (s *Server) handleExamSetup(c echo.Context) error {
+	return s.renderSetup(c, http.StatusOK, s.defaultSetup(c))
+}
+
+func (s *Server) renderSetup(c echo.Context, status int, f examSetupForm) error {
+	v := examSetupView{Form: f, Topics: s.Bank.Topics, Bankwide: len(s.Bank.Questions)}
+	if l := pageOf(c).Learner; l != nil {
+		exams, err := s.Exams.ListExams(c.Request().Context(), l.ID, 20)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		for _, e := range exams {
+			if e.Open(now) {
+				v.Running = append(v.Running, e)
+			}
+		}
+	}
+	return Render(c, status, ExamSetupPage(v))
+}
+
+// handleExamStart checks the setup, picks and shuffles the questions and
+// starts the clock.
+func (s *Server) handleExamStart(c echo.Context) error {
+	p := pageOf(c)
+	params, err := c.FormParams()
+	if err != nil {
+		return examsim.Errorf(examsim.EINVALID, "error.bad_request")
+	}
+	f := examSetupForm{
+		Topics:   params["topic"],
+		Count:    strings.TrimSpace(params.Get("count")),
+		Minutes:  strings.TrimSpace(params.Get("minutes")),
+		PassMark: strings.TrimSpace(params.Get("pass_mark")),
+		Concept:  params.Get("concept"),
+		Missed:   params.Get("missed") == "1",
+	}
+	fail := func(id string, kv ...any) error {
+		f.Error = p.Catalog.T(p.Lang, id, kv...)
+		return s.renderSetup(c, http.StatusUnprocessableEntity, f)
+	}
+	var concepts []string
+	for _, id := range f.Topics {
+		tp, ok := s.Bank.Topic(id)
+		if !ok {
+			return fail("exam.error_topic", "Topic", id)
+		}
+		concepts = append(concepts, tp.Concepts...)
+	}
+	count, errCount := strconv.Atoi(f.Count)
+	minutes, errMinutes := strconv.Atoi(f.Minutes)
+	passMark, errPass := strconv.Atoi(f.PassMark)
+	switch {
+	case len(f.Topics) == 0:
+		return fail("exam.error_no_topic")
+	case errCount != nil || count < 1 || count > examsim.MaxExamQuestions:
+		return fail("exam.error_count", "Max", examsim.MaxExamQuestions)
+	case errMinutes != nil || minutes < 1 || minutes > examsim.MaxExamMinutes:
+		return fail("exam.error_minutes", "Max", examsim.MaxExamMinutes)
+	case errPass != nil || passMark < 1 || passMark > 100:
+		return fail("exam.error_pass_mark")
+	case f.Concept != "" && !slices.Contains(concepts, f.Concept):
+		return fail("exam.error_concept")
+	}
+
+	var missed map[string]bool
+	if f.Missed {
+		if missed, err = s.missedRecently(c.Request().Context(), p.Learner); err != nil {
+			return err
+		}
+	}
+	pool := s.examPool(f.Topics, f.Concept, missed)
+	if len(pool) == 0 {
+		if f.Missed {
+			return fail("exam.error_no_missed")
+		}
+		return fail("exam.error_empty_pool")
+	}
+	learner, err := s.ensureLearner(c)
+	if err != nil {
+		return err
+	}
+	seed := rand.Int64()
+	now := s.now()
+	e := &examsim.Exam{
+		LearnerID: learner.ID, Lang: p.Lang, Topics: f.Topics, Concept: f.Concept, MissedOnly: f.Missed,
+		PassMark: passMark, Seed: seed, StartedAt: now, Deadline: now.Add(time.Duration(minutes) * time.Minute),
+		Items: examsim.ShuffleExam(seed, pool, count, s.optionLetters),
+	}
+	if err := s.Exams.CreateExam(c.Request().Context(), e); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, questionURL(e, 1))
+}

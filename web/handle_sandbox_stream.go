@@ -1,0 +1,70 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/sandbox"
+)
+
+// handleSandboxStream plays one agent's run and sends each event as it
+// happens, as server-sent events carrying the event's markup in the
+// learner's language. The page's player paces them on the simulated clock.
+func (s *Server) handleSandboxStream(c echo.Context) error {
+	q, err := parseSandboxQuery(c.QueryParam)
+	if err != nil {
+		return err
+	}
+	if q.Scenario == "" || q.Agent == "both" {
+		return examsim.Errorf(examsim.EINVALID, "sandbox.error.one_agent")
+	}
+	run := q.runs()[0]
+	if err := run.Check(); err != nil {
+		return err
+	}
+	v := s.newSandboxPage(c, q)
+	tv := traceView{Run: run}
+
+	w := c.Response()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
+	w.WriteHeader(http.StatusOK)
+	send := func(name string, data any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+		w.Flush()
+	}
+	_, err = s.Sandbox.Play(c.Request().Context(), run, func(ev sandbox.Event) {
+		html, err := renderString(c, sandboxEvent(v, tv, ev))
+		if err != nil {
+			return
+		}
+		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": html})
+	})
+	if err != nil {
+		// The response has begun, so the error goes down the stream.
+		s.Logger.Error("sandbox stream", "err", err)
+		p := pageOf(c)
+		send("failed", map[string]string{"message": p.Catalog.T(p.Lang, "sandbox.stream_error")})
+		return nil
+	}
+	send("end", map[string]any{})
+	return nil
+}
+
+// renderString renders a component for the current request's page.
+func renderString(c echo.Context, cmp templ.Component) (string, error) {
+	ctx := context.WithValue(c.Request().Context(), pageKey{}, pageOf(c))
+	var b strings.Builder
+	err := cmp.Render(ctx, &b)
+	return b.String(), err
+}

@@ -1,0 +1,354 @@
+package web
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// timelineDays is how many days the attempts-over-time chart covers.
+const timelineDays = 30
+
+// historyRows is how many answers the history table lists; the export has
+// them all.
+const historyRows = 200
+
+// minTriedForEstimate is how many different questions a learner answers
+// before the readiness estimate means anything.
+const minTriedForEstimate = 10
+
+// progressView is everything /me shows about a learner's progress.
+type progressView struct {
+	Attempts  []*examsim.Attempt // newest first
+	History   []*examsim.Attempt // the newest historyRows, for the table
+	Exams     []*examsim.Exam    // newest first
+	DueCount  int
+	Concepts  []conceptRow // every concept of the bank, in teaching order
+	Weakest   []conceptRow
+	Days      []dayCount // the last timelineDays days, oldest first
+	Readiness readiness
+}
+
+// dayCount is one day of the attempts-over-time chart.
+type dayCount struct {
+	Day            time.Time
+	Correct, Wrong int
+}
+
+func (d dayCount) Total() int { return d.Correct + d.Wrong }
+
+// readiness estimates how an exam would go today.
+type readiness struct {
+	Level    string // "none" (too little data), "not_yet", "almost" or "ready"
+	Estimate int    // the expected exam score, percent
+	Tried    int    // different questions answered
+	Total    int    // questions in the bank
+	Concepts int    // concepts the estimate averages over
+	PassMark int
+	LastExam *examsim.Exam // the last submitted exam, if any
+}
+
+// buildProgress works out the progress view from a learner's history.
+func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*examsim.Exam, now time.Time) progressView {
+	v := progressView{Attempts: attempts, Exams: exams, History: attempts[:min(len(attempts), historyRows)]}
+	conceptsOf := map[string][]string{}
+	topicOf := map[string]string{}
+	for _, q := range bank.Questions {
+		conceptsOf[q.ID] = q.Concepts
+	}
+	all := map[string]*conceptRow{}
+	var order []string
+	for _, tp := range bank.Topics {
+		for _, c := range tp.Concepts {
+			if all[c] == nil {
+				all[c] = &conceptRow{Topic: tp.ID, Stat: examsim.ConceptStat{Concept: c}}
+				topicOf[c] = tp.ID
+				order = append(order, c)
+			}
+		}
+	}
+
+	// Charts count every answer; the estimate counts each question's latest.
+	latest := map[string]*examsim.Attempt{}
+	for _, a := range attempts { // newest first
+		for _, c := range conceptsOf[a.QuestionID] {
+			if row := all[c]; row != nil {
+				row.Stat.Add(a.Correct, a.Explanation != "", a.Band)
+			}
+		}
+		if latest[a.QuestionID] == nil {
+			latest[a.QuestionID] = a
+		}
+	}
+	for _, c := range order {
+		v.Concepts = append(v.Concepts, *all[c])
+	}
+	v.Weakest = weakest(v.Concepts, 3)
+	v.Days = timeline(attempts, now, timelineDays)
+	v.Readiness = estimateReadiness(conceptsOf, topicOf, latest, len(bank.Questions), examsim.DefaultPassMark)
+	for _, e := range exams {
+		if e.Submitted() {
+			v.Readiness.LastExam = e
+			break
+		}
+	}
+	return v
+}
+
+// weakest returns up to n answered concepts that are not yet solid (below
+// full accuracy, or explained below band 2 on average), weakest first.
+func weakest(rows []conceptRow, n int) []conceptRow {
+	var out []conceptRow
+	for _, r := range rows {
+		solid := r.Stat.Accuracy() == 100 && (r.Stat.Explained == 0 || r.Stat.AverageBand() >= 2)
+		if r.Stat.Answered > 0 && !solid {
+			out = append(out, r)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Stat, out[j].Stat
+		// Compare exact fractions, then bands; more evidence breaks ties.
+		if x, y := a.Correct*b.Answered, b.Correct*a.Answered; x != y {
+			return x < y
+		}
+		if a.AverageBand() != b.AverageBand() {
+			return a.AverageBand() < b.AverageBand()
+		}
+		return a.Answered > b.Answered
+	})
+	return out[:min(n, len(out))]
+}
+
+// timeline counts answers per UTC day over the last days days.
+func timeline(attempts []*examsim.Attempt, now time.Time, days int) []dayCount {
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	first := today.AddDate(0, 0, -(days - 1))
+	out := make([]dayCount, days)
+	for i := range out {
+		out[i].Day = first.AddDate(0, 0, i)
+	}
+	for _, a := range attempts {
+		at := a.CreatedAt.UTC()
+		d := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+		i := int(d.Sub(first).Hours() / 24)
+		if i >= days && a.CreatedAt.After(now) {
+			i = days - 1 // a clock slightly behind the database's: count it today
+		}
+		if i < 0 || i >= days {
+			continue
+		}
+		if a.Correct {
+			out[i].Correct++
+		} else {
+			out[i].Wrong++
+		}
+	}
+	return out
+}
+
+// estimateReadiness expects an exam score from the latest answer to each
+// question tried, averaged per concept so every objective weighs the same,
+// as the exam samples them.
+func estimateReadiness(conceptsOf map[string][]string, topicOf map[string]string, latest map[string]*examsim.Attempt, total, passMark int) readiness {
+	r := readiness{Tried: len(latest), Total: total, PassMark: passMark}
+	stats := map[string]*examsim.ConceptStat{}
+	for qid, a := range latest {
+		for _, c := range conceptsOf[qid] {
+			if _, known := topicOf[c]; !known {
+				continue
+			}
+			if stats[c] == nil {
+				stats[c] = &examsim.ConceptStat{Concept: c}
+			}
+			stats[c].Add(a.Correct, a.Explanation != "", a.Band)
+		}
+	}
+	sum := 0.0
+	for _, s := range stats {
+		sum += float64(s.Correct) / float64(s.Answered)
+	}
+	r.Concepts = len(stats)
+	if r.Concepts > 0 {
+		r.Estimate = int(math.Floor(100 * sum / float64(r.Concepts)))
+	}
+	switch {
+	case r.Tried < min(minTriedForEstimate, max(total, 1)):
+		r.Level = "none"
+	case r.Estimate >= passMark+10 && 2*r.Tried >= total:
+		r.Level = "ready"
+	case r.Estimate >= passMark:
+		r.Level = "almost"
+	default:
+		r.Level = "not_yet"
+	}
+	return r
+}
+
+// The chart geometry, in SVG user units; the SVG scales to its box.
+const (
+	chartWidth   = 520
+	timelineH    = 220
+	plotLeft     = 40
+	plotRight    = 8
+	plotTop      = 12
+	plotBottom   = 36
+	conceptRowH  = 46
+	conceptBarW  = 320
+	conceptLabel = 18 // baseline of a concept's name within its row
+)
+
+// niceCeiling rounds n up to 1, 2 or 5 times a power of ten, for an axis.
+func niceCeiling(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	p := 1
+	for {
+		for _, m := range []int{1, 2, 5} {
+			if m*p >= n {
+				return m * p
+			}
+		}
+		p *= 10
+	}
+}
+
+// timelineBar is one day's bars, in chart coordinates.
+type timelineBar struct {
+	Day                dayCount
+	X, W               float64
+	CorrectY, CorrectH float64
+	WrongY, WrongH     float64
+	Label              string // the day, on every fifth bar
+}
+
+// timelineChart lays out the attempts-over-time chart.
+type timelineChart struct {
+	Bars    []timelineBar
+	Max     int // the y axis' top
+	Answers int // over the whole period
+	Correct int
+	Busiest dayCount
+}
+
+func (c timelineChart) plotHeight() float64 { return timelineH - plotTop - plotBottom }
+
+// y returns the chart y of a count.
+func (c timelineChart) y(n int) float64 {
+	return plotTop + c.plotHeight()*(1-float64(n)/float64(c.Max))
+}
+
+func layoutTimeline(ctx context.Context, days []dayCount) timelineChart {
+	c := timelineChart{}
+	top := 0
+	for _, d := range days {
+		top = max(top, d.Total())
+		c.Answers += d.Total()
+		c.Correct += d.Correct
+		if d.Total() > c.Busiest.Total() {
+			c.Busiest = d
+		}
+	}
+	c.Max = niceCeiling(top)
+	slot := float64(chartWidth-plotLeft-plotRight) / float64(max(len(days), 1))
+	for i, d := range days {
+		b := timelineBar{Day: d, X: plotLeft + float64(i)*slot + slot*0.15, W: slot * 0.7}
+		b.CorrectH = c.plotHeight() * float64(d.Correct) / float64(c.Max)
+		b.CorrectY = plotTop + c.plotHeight() - b.CorrectH
+		b.WrongH = c.plotHeight() * float64(d.Wrong) / float64(c.Max)
+		b.WrongY = b.CorrectY - b.WrongH
+		if (len(days)-1-i)%5 == 0 {
+			b.Label = shortDate(ctx, d.Day)
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	return c
+}
+
+// conceptBar is one concept's row in a per-concept chart.
+type conceptBar struct {
+	Row   conceptRow
+	Y     float64 // the row's top
+	W     float64 // the bar's width; 0 when there is nothing to draw
+	Value string  // the value as text, in the page language
+	None  bool    // no data for this concept
+}
+
+// layoutConcepts lays out one row per concept: accuracy (of 100) when bands
+// is false, else the mean explanation band (of 3).
+func layoutConcepts(ctx context.Context, rows []conceptRow, bands bool) []conceptBar {
+	out := make([]conceptBar, len(rows))
+	for i, r := range rows {
+		b := conceptBar{Row: r, Y: float64(i * conceptRowH)}
+		switch {
+		case bands && r.Stat.Explained == 0, !bands && r.Stat.Answered == 0:
+			b.None = true
+			b.Value = t(ctx, "progress.no_data")
+		case bands:
+			b.W = conceptBarW * r.Stat.AverageBand() / 3
+			b.Value = t(ctx, "progress.band_of", "Band", decimal(ctx, r.Stat.AverageBand()))
+		default:
+			b.W = conceptBarW * float64(r.Stat.Accuracy()) / 100
+			b.Value = strconv.Itoa(r.Stat.Accuracy()) + "% (" + t(ctx, "progress.right_of", "Correct", r.Stat.Correct, "Total", r.Stat.Answered) + ")"
+		}
+		out[i] = b
+	}
+	return out
+}
+
+func conceptChartHeight(n int) int { return max(n, 1)*conceptRowH + 4 }
+
+// shortDate writes a day the way the page language writes a short date.
+func shortDate(ctx context.Context, d time.Time) string {
+	switch page(ctx).Lang {
+	case examsim.Vietnamese:
+		return d.Format("02/01")
+	case examsim.Polish:
+		return d.Format("02.01")
+	case examsim.Thai:
+		return d.Format("2/1")
+	}
+	return d.Format("Jan 2")
+}
+
+// coord formats a chart coordinate.
+func coord(x float64) string { return strconv.FormatFloat(math.Round(x*10)/10, 'f', -1, 64) }
+
+// Ticks returns the y axis' labelled values: 0, the middle when it is a
+// whole number, and the top.
+func (c timelineChart) Ticks() []int {
+	if c.Max%2 == 0 {
+		return []int{0, c.Max / 2, c.Max}
+	}
+	return []int{0, c.Max}
+}
+
+func conceptBarClass(bands bool) string {
+	if bands {
+		return "bar-band"
+	}
+	return "bar-accuracy"
+}
+
+// reviewLastKey names what the last answer to a review card was like.
+func reviewLastKey(quality int) string {
+	switch {
+	case quality <= 1:
+		return "review.last_wrong"
+	case quality == 2:
+		return "review.last_band0"
+	case quality == 3:
+		return "review.last_vague"
+	}
+	return "review.last_good"
+}
+
+// daysUntil counts whole days from now until t, at least 1 for a future t.
+func daysUntil(now, t time.Time) int {
+	return max(int(math.Ceil(t.Sub(now).Hours()/24)), 1)
+}

@@ -1,0 +1,154 @@
+package web
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/examsim/examsim"
+)
+
+func TestCSVCellDefusesFormulas(t *testing.T) {
+	tests := map[string]string{
+		"=1+1":                  "'=1+1",
+		"+1":                    "'+1",
+		"-2":                    "'-2",
+		"@SUM(A1)":              "'@SUM(A1)",
+		"\t=1":                  "'\t=1",
+		"\r=1":                  "'\r=1",
+		"plain":                 "plain",
+		"a=b":                   "a=b",
+		"":                      "",
+		"ไม่ควร retry":          "ไม่ควร retry",
+		"Kết quả rỗng hợp lệ":   "Kết quả rỗng hợp lệ",
+		"’=not a formula quote": "’=not a formula quote",
+	}
+	for in, want := range tests {
+		if got := csvCell(in); got != want {
+			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNiceCeiling(t *testing.T) {
+	for in, want := range map[int]int{0: 1, 1: 1, 2: 2, 3: 5, 5: 5, 6: 10, 11: 20, 21: 50, 99: 100, 101: 200} {
+		if got := niceCeiling(in); got != want {
+			t.Errorf("niceCeiling(%d) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestTimelineCountsPerDay(t *testing.T) {
+	now := time.Date(2026, 5, 14, 10, 0, 0, 0, time.UTC)
+	at := func(daysAgo int, correct bool) *examsim.Attempt {
+		return &examsim.Attempt{Correct: correct, CreatedAt: now.AddDate(0, 0, -daysAgo)}
+	}
+	days := timeline([]*examsim.Attempt{at(0, true), at(0, false), at(2, true), at(30, true), at(-1, true)}, now, 3)
+	type got struct {
+		Day            string
+		Correct, Wrong int
+	}
+	var out []got
+	for _, d := range days {
+		out = append(out, got{d.Day.Format("01-02"), d.Correct, d.Wrong})
+	}
+	// 30 days ago is outside; tomorrow (a clock that is behind) counts today.
+	want := []got{{"05-12", 1, 0}, {"05-13", 0, 0}, {"05-14", 2, 1}}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("timeline (-want +got):\n%s", diff)
+	}
+}
+
+func TestReadinessLevels(t *testing.T) {
+	conceptsOf := map[string][]string{}
+	topicOf := map[string]string{"a": "t", "b": "t"}
+	latest := func(right, wrong int) map[string]*examsim.Attempt {
+		out := map[string]*examsim.Attempt{}
+		for i := 0; i < right+wrong; i++ {
+			id := string(rune('A' + i))
+			conceptsOf[id] = []string{[]string{"a", "b"}[i%2]}
+			out[id] = &examsim.Attempt{Correct: i < right}
+		}
+		return out
+	}
+	tests := []struct {
+		name            string
+		right, wrong    int
+		total           int
+		level           string
+		estimate        int
+		conceptsCounted int
+	}{
+		{"too few answers", 5, 0, 20, "none", 100, 2},
+		{"ready", 10, 0, 20, "ready", 100, 2},
+		{"high but under half the bank tried", 10, 0, 30, "almost", 100, 2},
+		{"just over the pass mark", 8, 2, 20, "almost", 80, 2}, // a 4/5, b 4/5
+		{"below the pass mark", 6, 4, 20, "not_yet", 60, 2},    // a 3/5, b 3/5
+		{"a small bank needs fewer answers", 4, 0, 4, "ready", 100, 2},
+	}
+	for _, tt := range tests {
+		r := estimateReadiness(conceptsOf, topicOf, latest(tt.right, tt.wrong), tt.total, 72)
+		if r.Level != tt.level || r.Estimate != tt.estimate || r.Concepts != tt.conceptsCounted {
+			t.Errorf("%s: level %s estimate %d concepts %d; want %s %d %d", tt.name, r.Level, r.Estimate, r.Concepts, tt.level, tt.estimate, tt.conceptsCounted)
+		}
+	}
+}
+
+func TestWeakestSkipsSolidConcepts(t *testing.T) {
+	row := func(id string, answered, correct, explained, bands int) conceptRow {
+		return conceptRow{Stat: examsim.ConceptStat{Concept: id, Answered: answered, Correct: correct, Explained: explained, BandSum: bands}}
+	}
+	rows := []conceptRow{
+		row("solid", 4, 4, 4, 12),
+		row("untried", 0, 0, 0, 0),
+		row("half", 4, 2, 0, 0),
+		row("lucky", 2, 2, 2, 0), // right but band 0: still weak
+		row("worst", 3, 0, 0, 0),
+		row("third", 3, 2, 0, 0),
+	}
+	var got []string
+	for _, r := range weakest(rows, 3) {
+		got = append(got, r.Stat.Concept)
+	}
+	if diff := cmp.Diff([]string{"worst", "half", "third"}, got); diff != "" {
+		t.Errorf("weakest (-want +got):\n%s", diff)
+	}
+	got = nil
+	for _, r := range weakest(rows, 10) {
+		got = append(got, r.Stat.Concept)
+	}
+	if diff := cmp.Diff([]string{"worst", "half", "third", "lucky"}, got); diff != "" {
+		t.Errorf("weakest, all (-want +got):\n%s", diff)
+	}
+}
+
+func TestNextExamURL(t *testing.T) {
+	e := &examsim.Exam{ID: 7, Items: make([]*examsim.ExamItem, 5)}
+	tests := map[[2]string]string{
+		{"1", "next"}:   "/exam/7/q/2",
+		{"5", "next"}:   "/exam/7/review",
+		{"1", "prev"}:   "/exam/7/q/1",
+		{"3", "prev"}:   "/exam/7/q/2",
+		{"3", "review"}: "/exam/7/review",
+		{"3", "q5"}:     "/exam/7/q/5",
+		{"3", "q9"}:     "/exam/7/q/4", // out of range: like next
+		{"3", "bogus"}:  "/exam/7/q/4",
+	}
+	for in, want := range tests {
+		pos := int(in[0][0] - '0')
+		if got := nextExamURL(e, pos, in[1]); got != want {
+			t.Errorf("nextExamURL(%s, %s) = %s, want %s", in[0], in[1], got, want)
+		}
+	}
+}
+
+func TestClockText(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0:00", 59 * time.Second: "0:59", 22 * time.Minute: "22:00", 75*time.Minute + 5*time.Second: "1:15:05",
+	} {
+		if got := clockText(d); got != want {
+			t.Errorf("clockText(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -1,0 +1,349 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/web/webtest"
+)
+
+// untranslated finds a message id that reached the page instead of its text.
+var untranslated = regexp.MustCompile(`\b(sandbox|nav|me)\.[a-z_]+(\.[a-z_]+)*\b`)
+
+func moves(s *goquery.Selection) []string {
+	var out []string
+	s.Find(`[data-testid=move]`).Each(func(_ int, m *goquery.Selection) {
+		v, _ := m.Attr("data-move")
+		out = append(out, v)
+	})
+	return out
+}
+
+// TestSandboxEveryScenarioBothAgentsEveryLanguage: a learner can watch both
+// agents on every scenario in each of the four languages, whole, without
+// JavaScript.
+func TestSandboxEveryScenarioBothAgentsEveryLanguage(t *testing.T) {
+	c := newClient(t, newServer(t))
+	titles := map[string]bool{}
+	for _, lang := range []string{"en", "vi", "pl", "th"} {
+		for _, sc := range sandbox.Scenarios {
+			for _, generic := range []string{"", "1"} {
+				p := c.get("/sandbox?scenario=" + sc.ID + "&agent=both&generic=" + generic + "&lang=" + lang)
+				where := lang + " " + sc.ID + " generic=" + generic
+				if p.status != http.StatusOK {
+					t.Fatalf("%s: status %d", where, p.status)
+				}
+				if got, _ := p.doc.Find("html").Attr("lang"); got != lang {
+					t.Errorf("%s: html lang %q", where, got)
+				}
+				for _, agent := range []string{"structured", "naive"} {
+					tr := p.doc.Find(`[data-testid=trace-` + agent + `]`)
+					if tr.Length() != 1 {
+						t.Fatalf("%s: no %s trace", where, agent)
+					}
+					if tr.Find(`[data-testid=ev-request]`).Length() == 0 || tr.Find(`[data-testid=ev-decision]`).Length() == 0 {
+						t.Errorf("%s %s: the trace has no requests or decisions", where, agent)
+					}
+					if tr.Find(`[data-testid=outcome]`).Length() != 1 {
+						t.Errorf("%s %s: no outcome", where, agent)
+					}
+					if stream, _ := tr.Attr("data-stream"); !strings.HasPrefix(stream, "/sandbox/stream?") {
+						t.Errorf("%s %s: no stream URL for the player: %q", where, agent, stream)
+					}
+				}
+				text := p.doc.Find("main").Text()
+				if m := untranslated.FindString(text); m != "" {
+					t.Errorf("%s: untranslated message id %q on the page", where, m)
+				}
+			}
+		}
+		titles[c.get("/sandbox?lang="+lang).text("h1")] = true
+	}
+	if len(titles) != 4 {
+		t.Errorf("the sandbox title is not translated: %v", titles)
+	}
+}
+
+// TestSandboxLessonStory is the lessons' story, one click from the page: an
+// empty lookup the naive agent retries three times and escalates, and the
+// structured agent accepts at once.
+func TestSandboxLessonStory(t *testing.T) {
+	c := newClient(t, newServer(t))
+	home := c.get("/sandbox?lang=en")
+	href, _ := home.doc.Find(`[data-testid=lesson-story]`).Attr("href")
+	p := c.get(href)
+	structured := p.doc.Find(`[data-testid=trace-structured]`)
+	naive := p.doc.Find(`[data-testid=trace-naive]`)
+	if got := strings.Join(moves(structured), ","); got != "accept" {
+		t.Errorf("structured moves = %s", got)
+	}
+	if got := strings.Join(moves(naive), ","); got != "retry,retry,retry,escalate" {
+		t.Errorf("naive moves = %s", got)
+	}
+	if o, _ := structured.Find(`[data-testid=outcome]`).Attr("data-outcome"); o != "answer" {
+		t.Errorf("structured outcome = %s", o)
+	}
+	if o, _ := naive.Find(`[data-testid=outcome]`).Attr("data-outcome"); o != "escalation" {
+		t.Errorf("naive outcome = %s", o)
+	}
+	if n := naive.Find(`[data-testid=ev-request]`).Length(); n != 4 {
+		t.Errorf("the naive agent called %d times, want 4", n)
+	}
+	if n := naive.Find(`[data-testid=should]`).Length(); n != 4 {
+		t.Errorf("each naive move should show the policy's move: %d", n)
+	}
+	// Protocol JSON as it is, in both views.
+	if js := structured.Find(`[data-testid=result-json]`).Text(); !strings.Contains(js, `"resultCount": 0`) || !strings.Contains(js, `"jsonrpc": "2.0"`) {
+		t.Errorf("result JSON = %s", js)
+	}
+	if js := structured.Find(`[data-testid=tool-result-json]`).Text(); !strings.Contains(js, `"type": "tool_result"`) {
+		t.Errorf("tool_result view = %s", js)
+	}
+	// The page says where to connect a client.
+	if got := p.text(`[data-testid=mcp-url]`); got != c.base+"/mcp" {
+		t.Errorf("MCP URL = %q, want %q", got, c.base+"/mcp")
+	}
+	if cfg := p.text(`[data-testid=client-config]`); !strings.Contains(cfg, c.base+"/mcp") || !json.Valid([]byte(cfg)) {
+		t.Errorf("client config = %s", cfg)
+	}
+}
+
+type sseEvent struct{ name, data string }
+
+func readSSE(t *testing.T, c *client, path string) (*http.Response, []sseEvent) {
+	t.Helper()
+	resp, err := c.http.Get(c.base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var events []sseEvent
+	var cur sseEvent
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			cur.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			cur.data = strings.TrimPrefix(line, "data: ")
+		case line == "":
+			if cur.name != "" {
+				events = append(events, cur)
+			}
+			cur = sseEvent{}
+		}
+	}
+	return resp, events
+}
+
+func TestSandboxStream(t *testing.T) {
+	c := newClient(t, newServer(t))
+	resp, events := readSSE(t, c, "/sandbox/stream?scenario=transient&agent=structured&lang=pl")
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q", ct)
+	}
+	if len(events) < 5 || events[len(events)-1].name != "end" {
+		t.Fatalf("events = %v", events)
+	}
+	kinds := map[string]int{}
+	for _, e := range events[:len(events)-1] {
+		var step struct {
+			Seq  int    `json:"seq"`
+			Kind string `json:"kind"`
+			HTML string `json:"html"`
+		}
+		if e.name != "step" || json.Unmarshal([]byte(e.data), &step) != nil {
+			t.Fatalf("bad event %+v", e)
+		}
+		if !strings.Contains(step.HTML, `data-kind="`+step.Kind+`"`) {
+			t.Errorf("event html does not match its kind: %s", step.HTML)
+		}
+		kinds[step.Kind]++
+	}
+	if kinds["wait"] != 2 || kinds["request"] != 3 || kinds["outcome"] != 1 {
+		t.Errorf("kinds = %v", kinds)
+	}
+	// Narration in the learner's language (Polish here).
+	if !strings.Contains(events[len(events)-2].data, "Odpowiada") {
+		t.Errorf("the outcome is not in Polish: %s", events[len(events)-2].data)
+	}
+	if p := c.get("/sandbox/stream?scenario=transient&agent=both"); p.status != http.StatusBadRequest {
+		t.Errorf("streaming both agents at once: %d", p.status)
+	}
+}
+
+func TestSandboxPredictionsAreScoredStoredAndShown(t *testing.T) {
+	c := newClient(t, newServer(t))
+	// Without JavaScript: step by step with a form.
+	p := c.get("/sandbox?scenario=empty&agent=naive&step=1&lang=en")
+	form := p.doc.Find(`[data-testid=step-form]`)
+	if form.Length() != 1 {
+		t.Fatalf("no prediction form: %s", p.body)
+	}
+	if n := p.doc.Find(`[data-testid=ev-decision]`).Length(); n != 0 {
+		t.Errorf("the move to predict is already shown (%d decisions)", n)
+	}
+	token, _ := form.Find(`input[name=_csrf]`).Attr("value")
+	post := func(v url.Values, accept string) *page {
+		v.Set("_csrf", token)
+		req, _ := http.NewRequest("POST", c.base+"/sandbox/predictions", strings.NewReader(v.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		return c.do(req)
+	}
+	res := post(url.Values{"scenario": {"empty"}, "agent": {"naive"}, "seed": {"1"}, "decision": {"1"}, "move": {"retry"}}, "")
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("prediction: %d %s", res.status, res.body)
+	}
+	next := c.get(res.header.Get("Location"))
+	if v, _ := next.doc.Find(`[data-testid=prediction-verdict]`).Attr("data-correct"); v != "false" {
+		t.Errorf("retrying an empty result is wrong, verdict %q", v)
+	}
+	if n := next.doc.Find(`[data-testid=ev-decision]`).Length(); n != 1 {
+		t.Errorf("after predicting decision 1 it should be shown: %d", n)
+	}
+	// With JavaScript: JSON.
+	res = post(url.Values{"scenario": {"empty"}, "agent": {"naive"}, "seed": {"1"}, "decision": {"2"}, "move": {"accept"}}, "application/json")
+	var verdict struct {
+		Correct  bool   `json:"correct"`
+		Expected string `json:"expected"`
+	}
+	if res.status != http.StatusOK || json.Unmarshal([]byte(res.body), &verdict) != nil || !verdict.Correct || verdict.Expected != "accept" {
+		t.Errorf("JSON prediction: %d %s", res.status, res.body)
+	}
+	// Bad input is refused, not stored.
+	for _, v := range []url.Values{
+		{"scenario": {"empty"}, "agent": {"naive"}, "decision": {"1"}, "move": {"panic"}},
+		{"scenario": {"empty"}, "agent": {"naive"}, "decision": {"99"}, "move": {"retry"}},
+		{"scenario": {"nope"}, "agent": {"naive"}, "decision": {"1"}, "move": {"retry"}},
+		{"scenario": {"empty"}, "agent": {"both"}, "decision": {"1"}, "move": {"retry"}},
+	} {
+		if r := post(v, "application/json"); r.status != http.StatusBadRequest || !strings.Contains(r.body, `"errorCategory":"validation"`) {
+			t.Errorf("%v: %d %s", v, r.status, r.body)
+		}
+	}
+	me := c.get("/me?lang=en")
+	if n := me.doc.Find(`[data-testid=prediction-row]`).Length(); n != 2 {
+		t.Errorf("/me lists %d predictions, want 2", n)
+	}
+	if s := me.text(`[data-testid=predictions-summary]`); !strings.Contains(s, "2 predictions, 1 right") {
+		t.Errorf("summary = %q", s)
+	}
+}
+
+func TestSandboxEditAndReplay(t *testing.T) {
+	c := newClient(t, newServer(t))
+	p := c.get("/sandbox?scenario=empty&agent=structured&edit=1&lang=en")
+	text := p.text(`[data-testid=edit-text]`)
+	if !strings.Contains(text, `"isError"`) && !strings.Contains(text, `"resultCount": 0`) {
+		t.Fatalf("the editor should hold the result: %q", text)
+	}
+	replay := func(result string) *page {
+		return c.post("/sandbox?scenario=empty&agent=structured&edit=1", "/sandbox/replay", url.Values{
+			"scenario": {"empty"}, "agent": {"structured"}, "seed": {"1"}, "call": {"1"}, "result": {result}})
+	}
+	bad := "{\n  \"isError\": true\n  \"content\": []\n}"
+	r := replay(bad)
+	if r.status != http.StatusUnprocessableEntity {
+		t.Fatalf("invalid JSON: %d", r.status)
+	}
+	errEl := r.doc.Find(`[data-testid=edit-error]`)
+	if line, _ := errEl.Attr("data-line"); line != "3" || !strings.Contains(errEl.Text(), "Line 3, column 3") {
+		t.Errorf("the message should point at line 3, column 3: %q", errEl.Text())
+	}
+	if got := r.doc.Find(`[data-testid=edit-text]`).Text(); got != bad {
+		t.Errorf("the learner's text was not kept: %q", got)
+	}
+	r = replay(`{"content": [], "structuredContent": {"resultCount": 0}}`)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "no isError field") {
+		t.Errorf("a result without isError: %d %q", r.status, r.text(`[data-testid=edit-error]`))
+	}
+	r = replay(`{"isError": true, "content": [{"type": "text", "text": "Customer database unreachable"}],
+		"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": "timed out", "attempted_query": "q"}}`)
+	if r.status != http.StatusOK {
+		t.Fatalf("replay: %d %s", r.status, r.text(`[data-testid=edit-error]`))
+	}
+	tr := r.doc.Find(`[data-testid=trace-structured]`)
+	if replayed, _ := tr.Attr("data-replay"); replayed != "true" || r.doc.Find(`[data-testid=replayed]`).Length() != 1 {
+		t.Error("the replay is not marked")
+	}
+	if got := strings.Join(moves(tr), ","); got != "retry,accept" {
+		t.Errorf("after the edit the agent should retry, then accept: %s", got)
+	}
+}
+
+func TestSandboxRefusesBadChoices(t *testing.T) {
+	c := newClient(t, newServer(t))
+	for _, path := range []string{
+		"/sandbox?scenario=nope", "/sandbox?scenario=empty&agent=clever", "/sandbox?scenario=empty&seed=x",
+		"/sandbox?scenario=empty&agent=both&edit=1", "/sandbox?scenario=empty&agent=naive&edit=9",
+	} {
+		p := c.get(path + "&lang=vi")
+		if p.status != http.StatusBadRequest || p.doc.Find(`[data-testid=error]`).Length() != 1 {
+			t.Errorf("%s: %d", path, p.status)
+		}
+	}
+}
+
+// TestMCPEndpoint: the same sandbox answers a real MCP client at /mcp on
+// the app's own server.
+func TestMCPEndpoint(t *testing.T) {
+	app := webtest.Start(t)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "web-test", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: app.URL + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if v := cs.InitializeResult().ProtocolVersion; v != sandbox.ProtocolVersion {
+		t.Errorf("protocol %s", v)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 5 {
+		t.Fatalf("tools: %v %v", tools, err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_order", Arguments: map[string]any{"order_id": "order-abc"}})
+	if err != nil || !res.IsError || res.StructuredContent.(map[string]any)["errorCategory"] != "validation" {
+		t.Errorf("order-abc: %v %v", res, err)
+	}
+
+	send := func(host, body string) int {
+		req, _ := http.NewRequest("POST", app.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	if code := send("rebind.attacker.example", init); code != http.StatusForbidden {
+		t.Errorf("a non-local Host should get 403, got %d", code)
+	}
+	if code := send("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"`+strings.Repeat("x", 70<<10)+`"}}`); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a request over 64 KiB should get 413, got %d", code)
+	}
+	if code := send("", init); code != http.StatusOK {
+		t.Errorf("a local initialize should work, got %d", code)
+	}
+}
