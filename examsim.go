@@ -99,6 +99,39 @@ type LearnerService interface {
 	DeleteLearner(ctx context.Context, id int64) error
 }
 
+// Session timeouts. A session ends when it has not been used for its idle
+// timeout, or at the absolute timeout after it began however much it is
+// used. An anonymous learner has nothing but the session to get back in, so
+// theirs idles longer; an account can always log in again.
+const (
+	AnonymousSessionIdle = 30 * 24 * time.Hour
+	AccountSessionIdle   = 7 * 24 * time.Hour
+	SessionLifetime      = 90 * 24 * time.Hour
+)
+
+// SessionIdle returns the idle timeout of a learner's sessions.
+func SessionIdle(l *Learner) time.Duration {
+	if l.Anonymous() {
+		return AnonymousSessionIdle
+	}
+	return AccountSessionIdle
+}
+
+// SessionService keeps browser sessions on the server: the browser holds a
+// random token, the store only its hash, so a session can be ended for good.
+type SessionService interface {
+	// CreateSession starts a session for a learner and returns its token.
+	CreateSession(ctx context.Context, learnerID int64, now time.Time) (token string, err error)
+	// ResumeSession returns the learner of the session with this token and
+	// notes that it was used. A token that is unknown, ended or timed out
+	// at now is ENOTFOUND.
+	ResumeSession(ctx context.Context, token string, now time.Time) (*Learner, error)
+	// EndSession ends the session with this token; an unknown one is fine.
+	EndSession(ctx context.Context, token string) error
+	// EndLearnerSessions ends every session of a learner.
+	EndLearnerSessions(ctx context.Context, learnerID int64) error
+}
+
 // AttemptService stores attempts.
 type AttemptService interface {
 	CreateAttempt(ctx context.Context, a *Attempt) error

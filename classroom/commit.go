@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ type committer struct {
 	failed    atomic.Int64
 	// onBatch, when set, is told each batch's size and how long it took.
 	onBatch func(size int, took time.Duration)
+	logger  *slog.Logger
 }
 
 type pendingAnswer struct {
@@ -115,6 +117,9 @@ func (c *committer) write(batch []*pendingAnswer) {
 	c.batches.Add(1)
 	if err != nil {
 		c.failed.Add(int64(len(batch)))
+		if c.logger != nil { // each request logs too; this says it was one transaction
+			c.logger.Error("classroom: a group commit failed; none of its answers was acknowledged", "answers", len(batch), "err", err)
+		}
 	} else {
 		c.committed.Add(int64(len(batch)))
 	}

@@ -35,18 +35,22 @@ func WriteCSV(w io.Writer, res *Results) error {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	cw.Write(CSVHeader)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
 	for _, a := range res.Answers {
 		p := res.Players[a.PlayerID]
 		if p == nil {
 			continue
 		}
-		cw.Write([]string{
+		if err := cw.Write([]string{
 			EscapeCell(p.Nickname), string(p.Lang), strconv.Itoa(a.QuestionIndex + 1), EscapeCell(a.QuestionID),
 			EscapeCell(a.Choice), strconv.FormatBool(a.Correct), EscapeCell(a.Explanation),
 			strconv.Itoa(a.ExplanationScore), strconv.Itoa(a.Band), strconv.Itoa(a.Points),
 			strconv.FormatInt(a.ElapsedMS, 10), a.CreatedAt.UTC().Format(time.RFC3339),
-		})
+		}); err != nil {
+			return err
+		}
 	}
 	cw.Flush()
 	return cw.Error()

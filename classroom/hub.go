@@ -67,6 +67,7 @@ func NewHub(cfg Config) *Hub {
 	h := &Hub{cfg: cfg, rooms: map[int64]*Room{}, closed: make(chan struct{})}
 	h.commit = newCommitter(cfg.Store, cfg.MaxBatch)
 	h.commit.onBatch = cfg.OnBatch
+	h.commit.logger = cfg.Logger
 	go h.sweep()
 	return h
 }

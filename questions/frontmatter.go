@@ -3,10 +3,12 @@ package questions
 import (
 	"bytes"
 	"errors"
-	"io"
+	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -55,20 +57,101 @@ func splitFrontMatter(f *file, data []byte) (*markdownFile, bool) {
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 
 // decodeYAML decodes strictly into v, reporting unknown fields and type
-// errors at their lines, and returns the node tree for line look-ups.
+// errors at their lines, and returns the node tree for line look-ups. The
+// text is parsed once: v is decoded from the node tree, and unknown fields
+// are found by walking it (parsing is most of the cost of loading a bank).
 func decodeYAML(f *file, data []byte, firstLine int, v any) (*yaml.Node, bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		reportYAMLError(f, err, firstLine)
 		return nil, false
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) { // io.EOF: empty front matter
+	if root.Kind == 0 { // empty front matter
+		return &root, true
+	}
+	unknown := unknownFields(&root, reflect.TypeOf(v), nil)
+	err := root.Decode(v)
+	var typeErr *yaml.TypeError
+	switch {
+	case errors.As(err, &typeErr):
+		unknown = append(unknown, typeErr.Errors...)
+	case err != nil:
 		reportYAMLError(f, err, firstLine)
 		return nil, false
 	}
+	if len(unknown) > 0 {
+		reportYAMLError(f, &yaml.TypeError{Errors: unknown}, firstLine)
+		return nil, false
+	}
 	return &root, true
+}
+
+// unknownFields lists the mapping keys under n that type t has no field for,
+// worded as the YAML decoder's KnownFields check words them. It covers the
+// plain structs, maps, slices and pointers the bank's formats use, and does
+// not follow aliases (the decoder itself limits those).
+func unknownFields(n *yaml.Node, t reflect.Type, out []string) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind == yaml.DocumentNode {
+		for _, c := range n.Content {
+			out = unknownFields(c, t, out)
+		}
+		return out
+	}
+	switch {
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		fields := yamlFields(t)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if key.Kind != yaml.ScalarNode || key.Value == "<<" {
+				continue
+			}
+			ft, ok := fields[key.Value]
+			if !ok {
+				out = append(out, fmt.Sprintf("line %d: field %s not found in type %s", key.Line, key.Value, t))
+				continue
+			}
+			out = unknownFields(n.Content[i+1], ft, out)
+		}
+	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
+		for i := 1; i < len(n.Content); i += 2 {
+			out = unknownFields(n.Content[i], t.Elem(), out)
+		}
+	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
+		for _, c := range n.Content {
+			out = unknownFields(c, t.Elem(), out)
+		}
+	}
+	return out
+}
+
+var yamlFieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+
+// yamlFields maps a struct's YAML keys to their field types, named as the
+// YAML decoder names them: the yaml tag, else the lower-cased field name.
+func yamlFields(t reflect.Type) map[string]reflect.Type {
+	if m, ok := yamlFieldCache.Load(t); ok {
+		return m.(map[string]reflect.Type)
+	}
+	m := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("yaml"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = strings.ToLower(sf.Name)
+		}
+		m[name] = sf.Type
+	}
+	yamlFieldCache.Store(t, m)
+	return m
 }
 
 func reportYAMLError(f *file, err error, firstLine int) {

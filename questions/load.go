@@ -5,9 +5,11 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/scoring"
@@ -186,14 +188,40 @@ func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesso
 	return &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, HTML: html}
 }
 
+// loadQuestions loads a topic's questions on every core: each question is
+// loaded by its own loader, and the questions and problems are gathered in
+// folder order, so the result is the same as loading them one by one.
 func (l *loader) loadQuestions(t *Topic) []*Question {
 	entries, _ := fs.ReadDir(l.fsys, t.ID)
-	var out []*Question
+	var dirs []string
 	for _, e := range entries {
 		if e.IsDir() {
-			if q := l.loadQuestion(t, e.Name()); q != nil {
-				out = append(out, q)
+			dirs = append(dirs, e.Name())
+		}
+	}
+	loaded := make([]*Question, len(dirs))
+	found := make([]Problems, len(dirs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
+		wg.Go(func() {
+			for i := range next {
+				ql := &loader{fsys: l.fsys, display: l.display}
+				loaded[i] = ql.loadQuestion(t, dirs[i])
+				found[i] = ql.problems
 			}
+		})
+	}
+	for i := range dirs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []*Question
+	for i, q := range loaded {
+		l.problems = append(l.problems, found[i]...)
+		if q != nil {
+			out = append(out, q)
 		}
 	}
 	return out
@@ -486,11 +514,12 @@ func parseBody(f *file, md *markdownFile) (string, []rawOption) {
 			inFence = !inFence
 		}
 		if m := optionHeading.FindStringSubmatch(ln); m != nil && !inFence {
-			want := string(rune('A' + len(options)))
+			want := string(rune('A' + len(options))) // #nosec G115 -- a count of headings in one file
 			if m[1] != want {
 				f.addf(lineNo, "option heading %q: expected ## %s (options are ## A, ## B, … in order)", m[1], want)
 			}
-			options = append(options, rawOption{letter: m[1], line: lineNo})
+			// A copy: the letter outlives the file, which a substring would keep whole.
+			options = append(options, rawOption{letter: strings.Clone(m[1]), line: lineNo})
 			continue
 		}
 		if len(options) == 0 {

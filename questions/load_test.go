@@ -165,6 +165,12 @@ func TestLoadReportsEveryProblemWithItsLine(t *testing.T) {
 		{"unknown field", func(f fstest.MapFS) {
 			f["t/q1/question.yaml"].Data = []byte(questionYAMLText + "colour: blue\n")
 		}, []string{"bank/t/q1/question.yaml:15: field colour not found in type questions.questionYAML"}},
+		{"unknown nested field", func(f fstest.MapFS) {
+			f["t/q1/en.md"].Data = []byte(strings.Replace(textFile("en"), "hint: Say why.", "hnit: Say why.", 1))
+		}, []string{`bank/t/q1/en.md:10: field hnit not found in type struct { Hint string "yaml:\"hint\""; Patterns []string "yaml:\"patterns\"" }`}},
+		{"wrong type", func(f fstest.MapFS) {
+			f["t/q1/question.yaml"].Data = []byte(strings.Replace(questionYAMLText, "concepts: [alpha]", "concepts: {a: b}", 1))
+		}, []string{"bank/t/q1/question.yaml:3: cannot unmarshal !!map into []string"}},
 		{"wrong id, unknown concept, bad difficulty", func(f fstest.MapFS) {
 			s := strings.Replace(questionYAMLText, "id: q1", "id: q2", 1)
 			s = strings.Replace(s, "concepts: [alpha]", "concepts: [gamma]", 1)

@@ -51,7 +51,7 @@ func (sb *Sandbox) Play(ctx context.Context, run Run, emit func(Event)) (*Trace,
 	defer cancel()
 	sc, _ := FindScenario(run.Scenario)
 	p := &player{sb: sb, run: run, sc: sc, emit: emit, trace: &Trace{Run: run},
-		rng: rand.New(rand.NewPCG(run.Seed, 0x5eed5eed))}
+		rng: rand.New(rand.NewPCG(run.Seed, 0x5eed5eed))} // #nosec G404 -- replays a run from its seed: reproducible on purpose
 	var err error
 	if sc.Multi {
 		err = p.playMulti(ctx)
@@ -139,7 +139,7 @@ func (p *player) call(ctx context.Context, actor Actor, c *conn, tool string, ar
 	var wireResult struct {
 		Result json.RawMessage `json:"result"`
 	}
-	json.Unmarshal(resp, &wireResult)
+	_ = json.Unmarshal(resp, &wireResult) // the sandbox's own JSON-RPC; without a result there is nothing to show
 	ev := Event{Actor: actor, Kind: KindResult, Call: n, Tool: tool, JSON: resp, Result: indent(wireResult.Result)}
 	if edited, ok := p.run.Edits[n]; ok {
 		res = edited

@@ -124,7 +124,7 @@ func (sb *Sandbox) state(ss *mcp.ServerSession) *sessionState {
 	sb.sessions[ss] = st
 	if ss != nil {
 		go func() {
-			ss.Wait()
+			_ = ss.Wait() // however the session ended, forget it
 			sb.mu.Lock()
 			delete(sb.sessions, ss)
 			sb.mu.Unlock()

@@ -16,8 +16,8 @@ func FuzzScore(f *testing.F) {
 		"",
 		"It is a valid empty result, so retrying won't help.",
 		"\xff\xfe\xfd invalid \xc3\x28 utf-8",
-		"מדובר בשגיאה זמנית ‏retry‏ עזרה", // right-to-left with marks
-		"ไม่\u200dควร\u200b retry",        // zero-width joiner and space
+		"מדובר בשגיאה זמנית \u200fretry\u200f עזרה", // right-to-left with marks
+		"ไม่\u200dควร\u200b retry",                  // zero-width joiner and space
 		"isRetryable_FALSE__attempted__query",
 		strings.Repeat("retry ", 700),
 		strings.Repeat("ไม่", 1400),

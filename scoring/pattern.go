@@ -103,7 +103,10 @@ func compileTerm(alt string) (term, error) {
 	if strings.ContainsAny(body, "*|{}~\"") {
 		return term{}, fmt.Errorf("%q: * may only end a word, and {} ~ \" are not part of words", alt)
 	}
-	toks := tokenize(nil, body)
+	// Tokenize on the stack and keep an exact copy: terms live as long as
+	// the bank, and a slice grown by appends would keep its slack.
+	var scratch [8]token
+	toks := slices.Clone(tokenize(scratch[:0], body))
 	if len(toks) == 0 {
 		return term{}, fmt.Errorf("%q has no letters or digits", alt)
 	}

@@ -41,8 +41,10 @@ func tokenize(toks []token, text string) []token {
 		text = norm.NFC.String(text)
 	}
 	pos, clause := 0, 0
-	var word []rune
-	var normBuf, foldBuf []byte
+	// Room on the stack for ordinary words; longer ones grow onto the heap.
+	var wordArr [32]rune
+	var normArr, foldArr [64]byte
+	word, normBuf, foldBuf := wordArr[:0], normArr[:0], foldArr[:0]
 	flush := func() {
 		if len(word) == 0 {
 			return
@@ -60,7 +62,7 @@ func tokenize(toks []token, text string) []token {
 				if 'A' <= r && r <= 'Z' {
 					r += 'a' - 'A'
 				}
-				normBuf = append(normBuf, byte(r))
+				normBuf = append(normBuf, byte(r)) // #nosec G115 -- the word is ASCII (checked above)
 			}
 			n := string(normBuf)
 			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause})

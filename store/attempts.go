@@ -86,8 +86,9 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 	a.Lang = examsim.Lang(lang)
 	a.Source = examsim.Source(source)
 	a.ExamID = examID.Int64
-	json.Unmarshal([]byte(concepts), &a.Concepts)
-	json.Unmarshal([]byte(miscon), &a.Misconceptions)
+	// Lists this package wrote as JSON: a damaged one reads as empty.
+	_ = json.Unmarshal([]byte(concepts), &a.Concepts)
+	_ = json.Unmarshal([]byte(miscon), &a.Misconceptions)
 	a.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
 	return &a, nil
 }
@@ -134,12 +135,14 @@ func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attem
 	for rows.Next() {
 		a, err := scanAttempt(rows)
 		if err != nil {
-			rows.Close()
+			_ = rows.Close() // the scan's error is the one to report
 			return dbError(err)
 		}
 		all = append(all, a)
 	}
-	rows.Close()
+	if err := rows.Close(); err != nil {
+		return dbError(err)
+	}
 	if err := rows.Err(); err != nil {
 		return dbError(err)
 	}

@@ -86,7 +86,8 @@ func scanQuiz(row scanner) (*examsim.Quiz, error) {
 		&created, &updated); err != nil {
 		return nil, err
 	}
-	json.Unmarshal([]byte(ids), &q.QuestionIDs)
+	// Lists this package wrote as JSON: a damaged one reads as empty.
+	_ = json.Unmarshal([]byte(ids), &q.QuestionIDs)
 	q.Scoring, q.Explanations = examsim.ScoringMode(scoring), examsim.ExplanationMode(expl)
 	q.CreatedAt, q.UpdatedAt = parseTime(created), parseTime(updated)
 	return &q, nil
@@ -166,7 +167,8 @@ func scanSession(row scanner) (*examsim.ClassSession, error) {
 		return nil, err
 	}
 	cs.Mode, cs.Phase = examsim.SessionMode(mode), examsim.Phase(phase)
-	json.Unmarshal([]byte(ids), &cs.Quiz.QuestionIDs)
+	// Lists this package wrote as JSON: a damaged one reads as empty.
+	_ = json.Unmarshal([]byte(ids), &cs.Quiz.QuestionIDs)
 	cs.Quiz.Scoring, cs.Quiz.Explanations = examsim.ScoringMode(scoring), examsim.ExplanationMode(expl)
 	cs.Quiz.OwnerID = cs.HostID
 	cs.Deadline, cs.QuestionStartedAt = parseTime(deadline), parseTime(started)
@@ -334,8 +336,9 @@ func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]
 			return nil, dbError(err)
 		}
 		a.Lang = examsim.Lang(lang)
-		json.Unmarshal([]byte(concepts), &a.Concepts)
-		json.Unmarshal([]byte(miscon), &a.Misconceptions)
+		// Lists this package wrote as JSON: a damaged one reads as empty.
+		_ = json.Unmarshal([]byte(concepts), &a.Concepts)
+		_ = json.Unmarshal([]byte(miscon), &a.Misconceptions)
 		a.CreatedAt = parseTime(created)
 		out = append(out, &a)
 	}

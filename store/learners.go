@@ -62,13 +62,18 @@ func (s *LearnerService) scanOne(ctx context.Context, where string, arg any) (*e
 	return &l, nil
 }
 
-// ValidateCredentials checks a username and password against the rules.
+// ValidateCredentials checks a username and password against the rules:
+// the username's pattern, the password's length, and that the password is
+// not one of the most common ones.
 func ValidateCredentials(username, password string) error {
 	if !usernamePattern.MatchString(username) {
 		return examsim.Errorf(examsim.EINVALID, "error.username_format")
 	}
 	if n := utf8.RuneCountInString(password); n < MinPassword || len(password) > MaxPassword {
 		return examsim.Errorf(examsim.EINVALID, "error.password_length", "Min", MinPassword, "Max", MaxPassword)
+	}
+	if CommonPassword(password) {
+		return examsim.Errorf(examsim.EINVALID, "security.password_common")
 	}
 	return nil
 }
@@ -102,7 +107,7 @@ func (s *LearnerService) Authenticate(ctx context.Context, username, password st
 		strings.TrimSpace(username)).Scan(&id, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Spend the same time as a real check.
-		bcrypt.CompareHashAndPassword([]byte("$2a$10$7EqJtq98hPqEX7fNZaFWoOhi5BWX4Z0j5mJY6o2SkBuH3b/CZ8yBW"), []byte(password))
+		_ = bcrypt.CompareHashAndPassword([]byte("$2a$10$7EqJtq98hPqEX7fNZaFWoOhi5BWX4Z0j5mJY6o2SkBuH3b/CZ8yBW"), []byte(password))
 		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
 	}
 	if err != nil {
@@ -180,10 +185,10 @@ func dbError(err error) error {
 		switch {
 		case se.ExtendedCode == sqlite3.ErrConstraintUnique:
 			return examsim.Errorf(examsim.ECONFLICT, "error.username_taken")
-		case se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked || se.Code == sqlite3.ErrFull:
+		case se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked:
 			return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable", Detail: err.Error()}
-		case se.Code == sqlite3.ErrReadonly:
-			return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable", Detail: err.Error()}
+		case se.Code == sqlite3.ErrFull || se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrIoErr:
+			return storageError(se, err)
 		}
 	}
 	return &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}

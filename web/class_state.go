@@ -3,12 +3,10 @@ package web
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -20,17 +18,9 @@ import (
 	"github.com/examsim/examsim/classroom"
 )
 
-// Join attempts: a client that gets MaxJoinFailures codes wrong within
-// JoinFailureWindow is refused for the rest of the window.
-const (
-	MaxJoinFailures   = 10
-	JoinFailureWindow = 10 * time.Minute
-)
-
 // classState is what the classroom pages keep between requests.
 type classState struct {
 	once    sync.Once
-	joins   *classroom.Limiter
 	metrics http.Handler
 
 	mu    sync.Mutex
@@ -47,7 +37,6 @@ type roomFragments struct {
 func (s *Server) classroomState() *classState {
 	cs := &s.class
 	cs.once.Do(func() {
-		cs.joins = classroom.NewLimiter(MaxJoinFailures, JoinFailureWindow)
 		cs.frags = map[int64]*roomFragments{}
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
@@ -198,16 +187,6 @@ func (s *Server) playerRoom(c echo.Context) (*classroom.Room, examsim.Player, er
 		return room, examsim.Player{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	return room, p, nil
-}
-
-// clientIP is the address the connection comes from. Forwarding headers
-// are ignored: a guesser could forge a new one for each try.
-func clientIP(c echo.Context) string {
-	host, _, err := net.SplitHostPort(c.Request().RemoteAddr)
-	if err != nil {
-		return c.Request().RemoteAddr
-	}
-	return host
 }
 
 // wantsAck reports whether a form was sent by script, which wants a short

@@ -93,14 +93,16 @@ func (s *Server) handleError(err error, c echo.Context) {
 	v := errorView{
 		Status: status, Code: appErr.Code, Category: appErr.Code.Category(), Retryable: appErr.Code.Retryable(),
 		Message:        p.Catalog.T(p.Lang, appErr.Message, args...),
-		Hint:           p.Catalog.T(p.Lang, "hint."+string(appErr.Code)),
+		Hint:           hintFor(p, appErr),
 		OfferLanguages: appErr.Message == "error.unknown_language",
 	}
 	if wantsJSON(c) {
-		c.JSON(status, map[string]any{"error": map[string]any{
+		if err := c.JSON(status, map[string]any{"error": map[string]any{
 			"code": v.Code, "errorCategory": v.Category, "isRetryable": v.Retryable,
 			"description": v.Message, "hint": v.Hint,
-		}})
+		}}); err != nil {
+			s.Logger.Error("writing the error as JSON", "err", err)
+		}
 		return
 	}
 	if err := Render(c, status, ErrorPage(v)); err != nil {
@@ -111,4 +113,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 func wantsJSON(c echo.Context) bool {
 	accept := c.Request().Header.Get("Accept")
 	return strings.HasPrefix(c.Path(), "/healthz") || (strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html"))
+}
+
+// hintFor says what to do about an error: the message's own hint when the
+// catalog has one (hint.storage_full for error.storage_full: a full disk
+// needs more than a few seconds' wait), else its code's.
+func hintFor(p *Page, e *examsim.Error) string {
+	if rest, ok := strings.CutPrefix(e.Message, "error."); ok {
+		id := "hint." + rest
+		if h := p.Catalog.T(p.Lang, id); h != id {
+			return h
+		}
+	}
+	return p.Catalog.T(p.Lang, "hint."+string(e.Code))
 }

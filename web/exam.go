@@ -222,11 +222,6 @@ func twoDigits(n int) string {
 	return strconv.Itoa(n)
 }
 
-// isoDuration formats d for a <time datetime> attribute.
-func isoDuration(d time.Duration) string {
-	return "PT" + strconv.Itoa(int(d.Round(time.Second)/time.Second)) + "S"
-}
-
 func unixMilli(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
 // clockTime formats a time of day for the learner, in UTC, which the page
@@ -246,13 +241,6 @@ func paletteClass(it *examsim.ExamItem, current int) string {
 		c += " current"
 	}
 	return c
-}
-
-func ariaCurrent(it *examsim.ExamItem, current int) string {
-	if it.Position == current {
-		return "step"
-	}
-	return ""
 }
 
 // itemAttempt views an exam item's scored explanation as an attempt, for the

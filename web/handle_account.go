@@ -45,7 +45,9 @@ func (s *Server) handleDeleteAccount(c echo.Context) error {
 	if err := s.Learners.DeleteLearner(c.Request().Context(), p.Learner.ID); err != nil {
 		return err
 	}
-	s.clearIdentity(c)
+	if err := s.endSession(c); err != nil { // its sessions went with it; this drops the cookie
+		return err
+	}
 	p.Learner = nil
 	return c.Redirect(http.StatusSeeOther, "/account/deleted")
 }

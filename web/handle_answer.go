@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/scoring"
 )
 
@@ -46,7 +47,7 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	}
 	learner, err := s.ensureLearner(c)
 	if err != nil {
-		return err
+		return s.answerNotSaved(c, err, q, tx, form)
 	}
 	a := &examsim.Attempt{
 		LearnerID: learner.ID, QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
@@ -55,7 +56,20 @@ func (s *Server) handleAnswer(c echo.Context) error {
 		CreatedAt: s.now(), // the clock reviews are scheduled by
 	}
 	if err := s.Attempts.CreateAttempt(c.Request().Context(), a); err != nil {
+		return s.answerNotSaved(c, err, q, tx, form)
+	}
+	// Redirected only once committed: a learner who sees the result has it.
+	return c.Redirect(http.StatusSeeOther, "/attempts/"+strconv.FormatInt(a.ID, 10))
+}
+
+// answerNotSaved shows the question again with the learner's answer kept
+// when the database cannot take it right now (full, read-only, busy), so
+// they can send it again later without typing it again.
+func (s *Server) answerNotSaved(c echo.Context, err error, q *questions.Question, tx *questions.Text, form answerForm) error {
+	msg, ok := s.unavailableText(c, err)
+	if !ok {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/attempts/"+strconv.FormatInt(a.ID, 10))
+	form.Error = msg
+	return Render(c, http.StatusServiceUnavailable, QuestionPage(q, tx, form))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -22,9 +23,13 @@ func (s *Server) handleRegisterForm(c echo.Context) error {
 }
 
 // handleRegister turns the current (possibly new) anonymous learner into an
-// account, so their history so far stays theirs.
+// account, so their history so far stays theirs, and signs the browser in
+// with a new session.
 func (s *Server) handleRegister(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
+	if ok, wait := s.limiters().registration.take(s.clientKey(c.Request()), s.now()); !ok {
+		return s.rateLimited(c, RegisterPage, form, "security.register_rate_limited", wait)
+	}
 	if l := pageOf(c).Learner; l != nil && !l.Anonymous() {
 		return s.authFailed(c, RegisterPage, form, examsim.Errorf(examsim.ECONFLICT, "error.already_registered"))
 	}
@@ -36,7 +41,14 @@ func (s *Server) handleRegister(c echo.Context) error {
 	if err != nil {
 		return s.authFailed(c, RegisterPage, form, err)
 	}
-	s.setIdentity(c, l.ID)
+	// Whoever held an anonymous session of this learner does not get the
+	// account with it.
+	if err := s.Sessions.EndLearnerSessions(c.Request().Context(), l.ID); err != nil {
+		return err
+	}
+	if err := s.startSession(c, l.ID); err != nil {
+		return err
+	}
 	return c.Redirect(http.StatusSeeOther, "/me")
 }
 
@@ -44,25 +56,49 @@ func (s *Server) handleLoginForm(c echo.Context) error {
 	return Render(c, http.StatusOK, LoginPage(authForm{}))
 }
 
-// handleLogin signs a learner in, bringing along what they did anonymously
-// in this browser.
+// handleLogin signs a learner in with a new session, bringing along what
+// they did anonymously in this browser. A try is counted against the
+// client and the account before the password is checked, so a guesser
+// learns nothing once over the limit, and given back when it succeeds.
 func (s *Server) handleLogin(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
+	lim, now := s.limiters(), s.now()
+	client, account := s.clientKey(c.Request()), accountKey(form.Username)
+	ok, wait := lim.loginClient.take(client, now)
+	if ok {
+		if ok, wait = lim.loginAccount.take(account, now); !ok {
+			lim.loginClient.refund(client, now)
+		}
+	}
+	if !ok {
+		return s.rateLimited(c, LoginPage, form, "security.login_rate_limited", wait)
+	}
 	l, err := s.Learners.Authenticate(c.Request().Context(), form.Username, c.FormValue("password"))
 	if err != nil {
 		return s.authFailed(c, LoginPage, form, err)
 	}
+	lim.loginClient.refund(client, now)
+	lim.loginAccount.refund(account, now)
 	if cur := pageOf(c).Learner; cur != nil && cur.Anonymous() {
+		// Merging deletes the anonymous learner, and its sessions with it.
 		if err := s.Learners.MergeAnonymous(c.Request().Context(), cur.ID, l.ID); err != nil {
 			return err
 		}
 	}
-	s.setIdentity(c, l.ID)
+	if err := s.startSession(c, l.ID); err != nil {
+		return err
+	}
+	pageOf(c).Learner = l
 	return c.Redirect(http.StatusSeeOther, "/me")
 }
 
+// handleLogout ends the session on the server, so a copy of the cookie is
+// worthless from now on.
 func (s *Server) handleLogout(c echo.Context) error {
-	s.clearIdentity(c)
+	if err := s.endSession(c); err != nil {
+		return err
+	}
+	pageOf(c).Learner = nil
 	return c.Redirect(http.StatusSeeOther, "/")
 }
 
@@ -80,4 +116,13 @@ func (s *Server) authFailed(c echo.Context, view func(authForm) templ.Component,
 	}
 	form.Error = p.Catalog.T(p.Lang, e.Message, args...)
 	return Render(c, statusOf[e.Code], view(form))
+}
+
+// rateLimited re-shows a form with 429 Too Many Requests, a Retry-After
+// header and a message saying how many minutes to wait: a clear answer,
+// never a silent drop.
+func (s *Server) rateLimited(c echo.Context, view func(authForm) templ.Component, form authForm, message string, wait time.Duration) error {
+	p := pageOf(c)
+	form.Error = p.Catalog.N(p.Lang, message, retryAfter(c, wait))
+	return Render(c, http.StatusTooManyRequests, view(form))
 }

@@ -39,7 +39,9 @@ func startSSE(c echo.Context) *sse {
 
 // send writes chunks and flushes them, failing when the client is gone.
 func (s *sse) send(chunks ...[]byte) error {
-	s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	// A writer without deadlines just waits longer for a gone client; the
+	// write that follows reports that.
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	for _, b := range chunks {
 		if _, err := s.w.Write(b); err != nil {
 			return err
@@ -75,7 +77,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		select {
 		case <-stream.C():
 		case <-stream.Kicked():
-			out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n"))
+			_ = out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n")) // the stream ends either way
 			return nil
 		case <-tick.C:
 			if out.send([]byte(": ping\n\n")) != nil {
@@ -84,13 +86,14 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			continue
 		case <-ctx.Done():
 			return nil
-		case <-s.Classroom.Done():
+		case <-s.Classroom.Done(): // shutting down: come back in a moment
+			_ = out.send(retryHint()) // best effort: the client may be gone
 			return nil
 		}
 		snap := room.StageSnapshot()
 		me, ok := room.Player(player.ID)
 		if !ok {
-			out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n"))
+			_ = out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n")) // the stream ends either way
 			return nil
 		}
 		now := time.Now()
@@ -163,7 +166,8 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 			continue
 		case <-ctx.Done():
 			return nil
-		case <-s.Classroom.Done():
+		case <-s.Classroom.Done(): // shutting down: come back in a moment
+			_ = out.send(retryHint()) // best effort: the client may be gone
 			return nil
 		}
 		snap := room.Snapshot()
@@ -193,6 +197,9 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		select {
 		case <-time.After(hostEvery):
 		case <-ctx.Done():
+			return nil
+		case <-s.Classroom.Done():
+			_ = out.send(retryHint()) // best effort: the client may be gone
 			return nil
 		}
 	}

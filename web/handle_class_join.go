@@ -51,22 +51,28 @@ func (s *Server) handleJoin(c echo.Context) error {
 		form.Error = p.Catalog.T(p.Lang, e.Message, args...)
 		return Render(c, statusOf[e.Code], JoinPage(form))
 	}
-	limiter := s.classroomState().joins
-	client := clientIP(c)
-	if limiter.Blocked(client) {
+	// Every join counts against the client, and so does every wrong code,
+	// counted before the code is looked up and given back when it is right.
+	lim, now, client := s.limiters(), s.now(), s.clientKey(c.Request())
+	if ok, wait := lim.joinClient.take(client, now); !ok {
+		form.Error = p.Catalog.N(p.Lang, "security.join_rate_limited", retryAfter(c, wait))
+		return Render(c, http.StatusTooManyRequests, JoinPage(form))
+	}
+	if ok, wait := lim.joinFailures.take(client, now); !ok {
+		retryAfter(c, wait)
 		return fail(examsim.Errorf(examsim.ERATELIMIT, "join.error_rate_limited"))
 	}
 	if !joinCode.MatchString(form.Code) {
-		limiter.Fail(client)
 		return fail(examsim.Errorf(examsim.EINVALID, "join.error_bad_code"))
 	}
 	room, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code)
 	if err != nil {
-		if examsim.ErrorCode(err) == examsim.ENOTFOUND {
-			limiter.Fail(client)
+		if examsim.ErrorCode(err) != examsim.ENOTFOUND {
+			lim.joinFailures.refund(client, now) // not the code's fault
 		}
 		return fail(err)
 	}
+	lim.joinFailures.refund(client, now)
 	var learnerID int64
 	if p.Learner != nil {
 		learnerID = p.Learner.ID
@@ -81,9 +87,9 @@ func (s *Server) handleJoin(c echo.Context) error {
 	if sess := room.Session(); sess.Mode == examsim.ModeAssignment {
 		maxAge = time.Until(sess.Deadline) + 24*time.Hour
 	}
-	c.SetCookie(&http.Cookie{Name: roomCookie(room.ID), Value: token, Path: roomPath(room.ID), MaxAge: int(maxAge / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
-	c.SetCookie(&http.Cookie{Name: langCookie, Value: string(player.Lang), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
+	c.SetCookie(&http.Cookie{Name: roomCookie(room.ID), Value: token, Path: roomPath(room.ID), MaxAge: int(maxAge / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
+	c.SetCookie(&http.Cookie{Name: langCookie, Value: string(player.Lang), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/play"))
 }

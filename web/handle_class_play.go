@@ -78,10 +78,11 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 	a, err := room.Answer(c.Request().Context(), player.ID, index, choice, explanation)
 	if err != nil {
 		var e *examsim.Error
-		if wantsAck(c) || !errors.As(err, &e) || statusOf[e.Code] >= 500 {
+		if wantsAck(c) || !errors.As(err, &e) || (statusOf[e.Code] >= 500 && e.Code != examsim.EUNAVAILABLE) {
 			return err
 		}
-		// A plain form shows the question again with the reason and the text kept.
+		// A plain form shows the question again with the reason and the text
+		// kept, also when the database cannot take the answer right now.
 		v, verr := s.playView(c, room.ID, player.ID)
 		if verr != nil {
 			return err
@@ -92,6 +93,9 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		}
 		p := pageOf(c)
 		v.Error, v.Explanation = p.Catalog.T(p.Lang, e.Message, args...), explanation
+		if msg, ok := s.unavailableText(c, err); ok {
+			v.Error = msg
+		}
 		return Render(c, statusOf[e.Code], PlayPage(v))
 	}
 	if wantsAck(c) {

@@ -192,7 +192,9 @@ func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []expor
 		return err
 	}
 	cw := csv.NewWriter(w)
-	cw.Write(csvHeader)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
 	for _, a := range attempts {
 		examID := ""
 		if a.ExamID != 0 {
@@ -204,7 +206,9 @@ func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []expor
 		for i := range row {
 			row[i] = csvCell(row[i])
 		}
-		cw.Write(row)
+		if err := cw.Write(row); err != nil {
+			return err
+		}
 	}
 	cw.Flush()
 	return cw.Error()

@@ -2,7 +2,6 @@ package web
 
 import (
 	"crypto/subtle"
-	"net"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -30,6 +29,5 @@ func (s *Server) metricsAllowed(c echo.Context) bool {
 	}
 	// Only the connection's own address counts: forwarding headers are
 	// anyone's to write.
-	ip := net.ParseIP(clientIP(c))
-	return ip != nil && ip.IsLoopback() && c.Request().Header.Get("X-Forwarded-For") == ""
+	return s.clientAddr(c.Request()).IsLoopback() && c.Request().Header.Get("X-Forwarded-For") == ""
 }

@@ -43,13 +43,19 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
 		w.Flush()
 	}
-	_, err = s.Sandbox.Play(c.Request().Context(), run, func(ev sandbox.Event) {
+	ctx, stop := s.streamContext(c.Request().Context())
+	defer stop()
+	_, err = s.Sandbox.Play(ctx, run, func(ev sandbox.Event) {
 		html, err := renderString(c, sandboxEvent(v, tv, ev))
 		if err != nil {
 			return
 		}
 		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": html})
 	})
+	if err != nil && s.shuttingDown() {
+		endWithRetry(w) // the page falls back to the whole trace, or reconnects
+		return nil
+	}
 	if err != nil {
 		// The response has begun, so the error goes down the stream.
 		s.Logger.Error("sandbox stream", "err", err)

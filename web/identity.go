@@ -15,13 +15,150 @@ import (
 	"github.com/examsim/examsim"
 )
 
+// Who the visitor is comes from a server-side session (see
+// examsim.SessionService): the cookie holds a random token, and ending the
+// session on the server, at logout or a timeout, makes a copy of the cookie
+// worthless. Every change of who is signed in gets a new token.
 const (
-	identityCookie = "examsim_id"
-	identityMaxAge = 180 * 24 * time.Hour
+	sessionCookie = "examsim_session"
+	sessionKey    = "examsim.session" // the request's session token, in echo's context
+	// legacyCookie is the signed learner id examsim set before it kept
+	// sessions server-side; see upgradeLegacy.
+	legacyCookie = "examsim_id"
+	legacyMaxAge = 180 * 24 * time.Hour
 )
 
-// signIdentity returns a cookie value naming learner id, issued at now and
-// signed with HMAC-SHA256 so it cannot be forged or edited.
+// sessionToken returns the token of the request's live session, if any.
+func sessionToken(c echo.Context) string {
+	tok, _ := c.Get(sessionKey).(string)
+	return tok
+}
+
+// wellFormedToken reports whether a cookie value could be a token (43
+// base64url characters), so garbage never reaches the database.
+func wellFormedToken(v string) bool {
+	if len(v) != 43 {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(v)
+	return err == nil
+}
+
+func (s *Server) setSessionCookie(c echo.Context, token string) {
+	c.SetCookie(&http.Cookie{ // #nosec G124 -- Secure whenever over TLS (secureCookies)
+		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(examsim.SessionLifetime / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request()),
+	})
+}
+
+func (s *Server) clearCookie(c echo.Context, name string) {
+	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, // #nosec G124 -- Secure whenever over TLS (secureCookies)
+		SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
+}
+
+// startSession signs the browser in as learner id with a brand-new session,
+// ending the one it had: a token someone planted or copied before a login
+// is worth nothing after it.
+func (s *Server) startSession(c echo.Context, id int64) error {
+	ctx := c.Request().Context()
+	if old := sessionToken(c); old != "" {
+		if err := s.Sessions.EndSession(ctx, old); err != nil {
+			return err
+		}
+	}
+	token, err := s.Sessions.CreateSession(ctx, id, s.now())
+	if err != nil {
+		return err
+	}
+	c.Set(sessionKey, token)
+	s.setSessionCookie(c, token)
+	return nil
+}
+
+// endSession ends the browser's session on the server and drops its cookie.
+func (s *Server) endSession(c echo.Context) error {
+	if tok := sessionToken(c); tok != "" {
+		if err := s.Sessions.EndSession(c.Request().Context(), tok); err != nil {
+			return err
+		}
+	}
+	c.Set(sessionKey, "")
+	s.clearCookie(c, sessionCookie)
+	return nil
+}
+
+// withLearner loads the learner of the browser's session. A missing,
+// malformed, unknown, ended or timed-out session is simply no session: the
+// visitor is a new anonymous learner, never an error. Only a database that
+// cannot answer is one.
+func (s *Server) withLearner(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if ck, err := c.Cookie(sessionCookie); err == nil && wellFormedToken(ck.Value) {
+			l, err := s.Sessions.ResumeSession(c.Request().Context(), ck.Value, s.now())
+			switch {
+			case err == nil:
+				pageOf(c).Learner = l
+				c.Set(sessionKey, ck.Value)
+			case examsim.ErrorCode(err) != examsim.ENOTFOUND:
+				return err
+			}
+		}
+		if pageOf(c).Learner == nil {
+			if err := s.upgradeLegacy(c); err != nil {
+				return err
+			}
+		}
+		return next(c)
+	}
+}
+
+// ensureLearner returns the current learner, creating an anonymous one (and
+// its session) on first need, so reading pages never fills the database.
+func (s *Server) ensureLearner(c echo.Context) (*examsim.Learner, error) {
+	p := pageOf(c)
+	if p.Learner != nil {
+		return p.Learner, nil
+	}
+	l, err := s.Learners.CreateAnonymous(c.Request().Context())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.startSession(c, l.ID); err != nil {
+		return nil, err
+	}
+	p.Learner = l
+	return l, nil
+}
+
+// upgradeLegacy moves an anonymous learner from the signed cookie of older
+// versions to a session, so an update loses nobody's practice history (an
+// anonymous learner has no password to get back in with). A signed cookie
+// cannot be revoked, so it is never trusted with an account: those log in
+// again.
+func (s *Server) upgradeLegacy(c echo.Context) error {
+	ck, err := c.Cookie(legacyCookie)
+	if err != nil {
+		return nil
+	}
+	s.clearCookie(c, legacyCookie)
+	id, ok := verifyIdentity(s.CookieKey, ck.Value, s.now())
+	if !ok {
+		return nil
+	}
+	l, err := s.Learners.FindLearner(c.Request().Context(), id)
+	if err != nil || !l.Anonymous() {
+		return nil
+	}
+	if err := s.startSession(c, l.ID); err != nil {
+		return err
+	}
+	pageOf(c).Learner = l
+	return nil
+}
+
+// signIdentity returns an older version's cookie value naming learner id,
+// issued at now and signed with HMAC-SHA256; tests make legacy cookies
+// with it.
 func signIdentity(key []byte, id int64, now time.Time) string {
 	payload := fmt.Sprintf("%d.%d", id, now.Unix())
 	mac := hmac.New(sha256.New, key)
@@ -29,11 +166,11 @@ func signIdentity(key []byte, id int64, now time.Time) string {
 	return payload + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// verifyIdentity returns the learner id of a cookie value, or false for one
-// that is tampered with, malformed or expired.
+// verifyIdentity returns the learner id of an older version's cookie value,
+// or false for one that is tampered with, malformed or expired.
 func verifyIdentity(key []byte, value string, now time.Time) (int64, bool) {
 	parts := strings.Split(value, ".")
-	if len(parts) != 3 {
+	if len(key) == 0 || len(parts) != 3 {
 		return 0, false
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
@@ -47,52 +184,8 @@ func verifyIdentity(key []byte, value string, now time.Time) (int64, bool) {
 	}
 	id, err1 := strconv.ParseInt(parts[0], 10, 64)
 	issued, err2 := strconv.ParseInt(parts[1], 10, 64)
-	if err1 != nil || err2 != nil || now.Sub(time.Unix(issued, 0)) > identityMaxAge {
+	if err1 != nil || err2 != nil || now.Sub(time.Unix(issued, 0)) > legacyMaxAge {
 		return 0, false
 	}
 	return id, true
-}
-
-func (s *Server) setIdentity(c echo.Context, id int64) {
-	c.SetCookie(&http.Cookie{
-		Name: identityCookie, Value: signIdentity(s.CookieKey, id, time.Now()), Path: "/",
-		MaxAge: int(identityMaxAge / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies,
-	})
-}
-
-func (s *Server) clearIdentity(c echo.Context) {
-	c.SetCookie(&http.Cookie{Name: identityCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
-}
-
-// withLearner loads the learner named by a valid identity cookie. A missing,
-// tampered or expired cookie, or one naming a learner who is gone, is simply
-// ignored: the visitor is a new anonymous learner, never an error.
-func (s *Server) withLearner(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if ck, err := c.Cookie(identityCookie); err == nil {
-			if id, ok := verifyIdentity(s.CookieKey, ck.Value, time.Now()); ok {
-				if l, err := s.Learners.FindLearner(c.Request().Context(), id); err == nil {
-					pageOf(c).Learner = l
-				}
-			}
-		}
-		return next(c)
-	}
-}
-
-// ensureLearner returns the current learner, creating an anonymous one on
-// first need, so reading pages never fills the database.
-func (s *Server) ensureLearner(c echo.Context) (*examsim.Learner, error) {
-	p := pageOf(c)
-	if p.Learner != nil {
-		return p.Learner, nil
-	}
-	l, err := s.Learners.CreateAnonymous(c.Request().Context())
-	if err != nil {
-		return nil, err
-	}
-	s.setIdentity(c, l.ID)
-	p.Learner = l
-	return l, nil
 }

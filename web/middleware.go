@@ -11,15 +11,26 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// securityHeaders sets the headers every response carries. The CSP allows no
-// inline script or style: every asset comes from /static.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+// ContentSecurityPolicy is the CSP of every response. It allows no inline
+// script or style (every asset comes from /static) and no framing.
+const ContentSecurityPolicy = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// StrictTransportSecurity is sent on every response served over TLS: for a
+// year, browsers reach this host and its subdomains only over HTTPS.
+const StrictTransportSecurity = "max-age=31536000; includeSubDomains"
+
+// securityHeaders sets the headers every response carries, error pages and
+// static files included.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", ContentSecurityPolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
+		if s.overTLS(c.Request()) {
+			h.Set("Strict-Transport-Security", StrictTransportSecurity)
+		}
 		return next(c)
 	}
 }
@@ -39,17 +50,31 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // csrf protects every state-changing form with a token kept in an HttpOnly
-// cookie and echoed in the form's _csrf field.
+// cookie and echoed in the form's _csrf field. The cookie is Secure on
+// requests over TLS, which echo can only set per middleware: so two.
 func (s *Server) csrf() echo.MiddlewareFunc {
-	return middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:_csrf",
-		CookieName:     "examsim_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSameSite: http.SameSiteLaxMode,
-		CookieSecure:   s.SecureCookies,
-		ErrorHandler: func(err error, c echo.Context) error {
-			return examsim.Errorf(examsim.EFORBIDDEN, "error.csrf")
-		},
-	})
+	config := func(secure bool) echo.MiddlewareFunc {
+		// #nosec G101 -- names of the token's field and cookie, not a credential
+		return middleware.CSRFWithConfig(middleware.CSRFConfig{
+			TokenLookup:    "form:_csrf",
+			CookieName:     "examsim_csrf",
+			CookiePath:     "/",
+			CookieHTTPOnly: true,
+			CookieSameSite: http.SameSiteLaxMode,
+			CookieSecure:   secure,
+			ErrorHandler: func(err error, c echo.Context) error {
+				return examsim.Errorf(examsim.EFORBIDDEN, "error.csrf")
+			},
+		})
+	}
+	plain, secure := config(false), config(true)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		plainNext, secureNext := plain(next), secure(next)
+		return func(c echo.Context) error {
+			if s.secureCookies(c.Request()) {
+				return secureNext(c)
+			}
+			return plainNext(c)
+		}
+	}
 }

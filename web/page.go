@@ -1,9 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -70,9 +73,32 @@ func Render(c echo.Context, status int, cmp templ.Component) error {
 		p.CSRF = tok
 	}
 	ctx := context.WithValue(c.Request().Context(), pageKey{}, p)
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	// Render to memory, then send the page in one write with its length:
+	// templ flushes an http.Flusher when it finishes, which made every page
+	// a chunked response in two writes. A page that fails to render is not
+	// sent half-done either: its error reaches the error handler.
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer releasePageBuffer(buf)
+	buf.Reset()
+	if err := cmp.Render(ctx, buf); err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	c.Response().WriteHeader(status)
-	return cmp.Render(ctx, c.Response())
+	_, err := c.Response().Write(buf.Bytes())
+	return err
+}
+
+var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// releasePageBuffer keeps buffers of ordinary pages for reuse; one grown by
+// a rare huge page goes to the garbage collector instead.
+func releasePageBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 1<<20 {
+		pageBuffers.Put(b)
+	}
 }
 
 const langCookie = "examsim_lang"
@@ -97,8 +123,8 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 				return examsim.Errorf(examsim.EINVALID, "error.unknown_language", "Lang", q)
 			}
 			p.Lang = l
-			c.SetCookie(&http.Cookie{Name: langCookie, Value: string(l), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second),
-				HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies})
+			c.SetCookie(&http.Cookie{Name: langCookie, Value: string(l), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
+				HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
 		}
 		c.Response().Header().Set("Content-Language", string(p.Lang))
 		c.Response().Header().Add("Vary", "Accept-Language, Cookie")
@@ -108,6 +134,9 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 
 // langURL returns the current URL switched to another language.
 func langURL(u *url.URL, l examsim.Lang) string {
+	if u.RawQuery == "" { // most pages: no query to keep, so none to parse
+		return u.Path + "?lang=" + string(l)
+	}
 	q := u.Query()
 	q.Set("lang", string(l))
 	return u.Path + "?" + q.Encode()

@@ -13,9 +13,12 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RemoveTrailingSlash())
-	e.Use(s.recoverPanics, securityHeaders, middleware.BodyLimit("64K"))
+	e.Use(s.recoverPanics, s.securityHeaders, middleware.BodyLimit("64K"))
 
 	e.GET("/healthz", s.handleHealthz)
+	if s.BenchCeiling {
+		e.GET("/_ceiling", s.handleCeiling)
+	}
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	// The live MCP sandbox, for any MCP client: no cookies, so no CSRF.
 	e.Match([]string{http.MethodGet, http.MethodPost, http.MethodDelete}, "/mcp", s.mcpHandler())
@@ -78,3 +81,6 @@ func (s *Server) routes() {
 	pages.GET("/admin/users", s.handleAdminUsers)
 	pages.POST("/admin/users/:id/role", s.handleAdminRole)
 }
+
+// Routes lists every registered route, for tests that must cover them all.
+func (s *Server) Routes() []*echo.Route { return s.echo.Routes() }

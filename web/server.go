@@ -5,6 +5,7 @@ package web
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,15 +26,28 @@ type Config struct {
 	// Exams stores timed exams; Reviews reads the spaced-review schedule.
 	Exams   examsim.ExamService
 	Reviews examsim.ReviewService
-	// Now is the clock exams and reviews are timed by; nil means time.Now.
-	// Tests set it to move time without sleeping.
+	// Sessions keeps browser sessions server-side; the session cookie holds
+	// only a random token.
+	Sessions examsim.SessionService
+	// Now is the clock exams, reviews, sessions and rate limits are timed
+	// by; nil means time.Now. Tests set it to move time without sleeping.
 	Now func() time.Time
 	// Ping reports whether the database answers, for /healthz.
 	Ping func(*http.Request) error
-	// CookieKey signs the identity cookie; keep it secret and stable.
+	// CookieKey checks the signed identity cookies examsim set before it
+	// kept sessions server-side, so anonymous learners keep their history
+	// across the update; keep it secret and stable.
 	CookieKey []byte
-	// SecureCookies marks cookies Secure, for TLS deployments.
+	// SecureCookies marks cookies Secure even on requests that do not look
+	// like TLS; requests over TLS (directly or from a trusted proxy) always
+	// get Secure cookies and HSTS.
 	SecureCookies bool
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed; from anyone else they are ignored.
+	TrustedProxies []netip.Prefix
+	// RateLimits limits logins, registrations and joins; the zero value
+	// means DefaultRateLimits.
+	RateLimits RateLimits
 	// Sandbox is the live MCP sandbox served at /mcp and watched on /sandbox.
 	Sandbox *sandbox.Sandbox
 	// Predictions stores what learners predicted in the sandbox.
@@ -52,13 +66,20 @@ type Config struct {
 	// MetricsToken lets /metrics be read from other hosts with
 	// "Authorization: Bearer TOKEN"; from loopback it needs none.
 	MetricsToken string
+	// BenchCeiling mounts GET /_ceiling, a fixed-bytes answer that load
+	// runs measure pages against (examsim serve --bench-ceiling). Off in
+	// production: it is of no use to anyone else.
+	BenchCeiling bool
 }
 
 // Server is the web application.
 type Server struct {
 	Config
-	echo  *echo.Echo
-	class classState // the classroom pages' own state, made on first use
+	echo   *echo.Echo
+	class  classState // the classroom pages' own state, made on first use
+	limits limits     // rate limiters, made on first use
+	// closing ends event streams when the server shuts down (CloseStreams).
+	closing closer
 }
 
 // New returns a server with its routes registered.
@@ -73,6 +94,10 @@ func New(cfg Config) *Server {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	// Echo's c.RealIP and c.Scheme believe forwarding headers from anyone;
+	// ours believe them only from a trusted proxy.
+	s.echo.IPExtractor = s.clientIP
+	s.echo.SchemeExtractor = s.schemeOf
 	s.routes()
 	return s
 }

@@ -213,18 +213,22 @@ func TestTamperedCookieGivesAFreshIdentity(t *testing.T) {
 	u, _ := url.Parse(srv.URL)
 	var id *http.Cookie
 	for _, ck := range c.http.Jar.Cookies(u) {
-		if ck.Name == "examsim_id" {
+		if ck.Name == "examsim_session" {
 			id = ck
 		}
 	}
 	if id == nil {
-		t.Fatal("no identity cookie after answering")
+		t.Fatal("no session cookie after answering")
 	}
 	if !strings.Contains(c.get("/me").body, "attempt-row") {
 		t.Fatal("attempt missing before tampering")
 	}
-	parts := strings.Split(id.Value, ".")
-	c.http.Jar.SetCookies(u, []*http.Cookie{{Name: "examsim_id", Value: parts[0] + "9." + parts[1] + "." + parts[2], Path: "/"}})
+	tampered := []byte(id.Value)
+	tampered[10] = 'A' // still a well-formed token, but not the one issued
+	if id.Value[10] == 'A' {
+		tampered[10] = 'B'
+	}
+	c.http.Jar.SetCookies(u, []*http.Cookie{{Name: "examsim_session", Value: string(tampered), Path: "/"}})
 	p := c.get("/me")
 	if p.status != 200 || strings.Contains(p.body, "attempt-row") {
 		t.Fatalf("a tampered cookie must not be trusted: %d", p.status)

@@ -423,7 +423,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		})
 		go func() {
 			defer playing.Done()
-			rng := rand.New(rand.NewPCG(uint64(len(st.nick)), uint64(time.Now().UnixNano())))
+			rng := rand.New(rand.NewPCG(uint64(len(st.nick)), uint64(time.Now().UnixNano()))) // #nosec G404 G115 -- think times of simulated students
 			for got := 0; got < cfg.Questions; got++ {
 				var item [2]any
 				select {
@@ -554,12 +554,12 @@ func holdStream(ctx context.Context, u *vuser, path string, on func(event, data 
 		req.Header.Set("Accept", "text/event-stream")
 		resp, err := u.stream.Do(req)
 		if err == nil && resp.StatusCode != 200 {
-			resp.Body.Close()
+			_ = resp.Body.Close() // the status is the error to report
 			err = errors.New(resp.Status)
 		}
 		if err == nil {
 			readEvents(resp.Body, on)
-			resp.Body.Close()
+			_ = resp.Body.Close() // read to its end or to a broken connection: nothing left to check
 		}
 		select {
 		case <-ctx.Done():

@@ -21,8 +21,11 @@ Usage:
   examsim score --question ID --lang LANG   (explanation on stdin)
   examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes)
   examsim user add NAME --role learner|instructor|admin [--db PATH]   (password on stdin or asked for)
+  examsim backup FILE [--db PATH] [--force] (a consistent copy, while the server runs)
   examsim loadtest --url URL --instructor NAME --students N --rooms R --questions Q
                                             (password in EXAMSIM_LOADTEST_PASSWORD)
+  examsim bench-web [--duration 10s] [--connections 200] [--bank-size 200,1000]
+                                            (startup, RSS and wrk against a local server; see BENCHMARKS.md)
 
 Run "examsim COMMAND --help" for a command's flags.
 `
@@ -65,6 +68,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runUser(ctx, args[1:], stdin, stdout, stderr)
 	case "loadtest":
 		return runLoadtest(ctx, args[1:], stdout, stderr)
+	case "bench-web":
+		return runBenchWeb(ctx, args[1:], stdout, stderr)
+	case "backup":
+		return runBackup(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

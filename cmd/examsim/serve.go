@@ -35,7 +35,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (EXAMSIM_QUESTIONS; default: the bank built into the binary)")
 	mcpAnyHost := fs.Bool("mcp-allow-any-host", envOr("EXAMSIM_MCP_ALLOW_ANY_HOST", "") == "1",
 		"let /mcp answer requests with a non-local Host header that reach a loopback address, e.g. behind a reverse proxy that checks Host itself (EXAMSIM_MCP_ALLOW_ANY_HOST=1)")
+	benchCeiling := fs.Bool("bench-ceiling", envOr("EXAMSIM_BENCH_CEILING", "") == "1",
+		"mount GET /_ceiling, fixed bytes through the same server, for load runs to compare pages with (EXAMSIM_BENCH_CEILING=1; see BENCHMARKS.md)")
+	tlsCert := fs.String("tls-cert", envOr("EXAMSIM_TLS_CERT", ""),
+		"serve HTTPS with this PEM certificate (and --tls-key): every response then carries HSTS and cookies are Secure (EXAMSIM_TLS_CERT)")
+	tlsKey := fs.String("tls-key", envOr("EXAMSIM_TLS_KEY", ""), "the PEM private key of --tls-cert (EXAMSIM_TLS_KEY)")
+	var proxies proxyList
+	fs.Var(&proxies, "trusted-proxy",
+		"a reverse proxy (CIDR block or address; repeat for more) whose X-Forwarded-For and X-Forwarded-Proto are believed, for rate limits, HSTS and Secure cookies; from anyone else they are ignored (EXAMSIM_TRUSTED_PROXY, comma-separated)")
+	if err := proxies.Set(envOr("EXAMSIM_TRUSTED_PROXY", "")); err != nil {
+		fmt.Fprintf(stderr, "examsim serve: EXAMSIM_TRUSTED_PROXY: %v\n", err)
+		return 2
+	}
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	tlsConfig, err := serverTLS(*tlsCert, *tlsKey)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
@@ -65,38 +82,59 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 	classes := store.NewClassroomService(db)
 	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank, Logger: logger})
-	defer hub.Close() // after the server stops, before the database closes
+	defer hub.Close() // on every way out, after the server stops and before the database closes
 	handler := web.New(web.Config{
 		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
-		Learners: store.NewLearnerService(db), Attempts: store.NewAttemptService(db),
+		Learners: store.NewLearnerService(db), Sessions: store.NewSessionService(db), Attempts: store.NewAttemptService(db),
 		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db),
 		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db), MCPAllowAnyHost: *mcpAnyHost,
 		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
 		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
-		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"),
+		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
+		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
 	})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", *addr, err)
 		return 1
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	srv.RegisterOnShutdown(hub.CloseStreams) // open event streams would hold Shutdown up
-	fmt.Fprintf(stdout, "examsim: serving %s on http://%s (database %s)\n", bankSummary(bank), ln.Addr(), *dbPath)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, TLSConfig: tlsConfig}
+	// Event streams never finish by themselves: end them, with a retry hint,
+	// when Shutdown begins, or they would hold it up.
+	srv.RegisterOnShutdown(handler.CloseStreams)
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
+	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), *dbPath)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if tlsConfig != nil {
+			errc <- srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	case <-ctx.Done():
 	}
-	// Stop accepting, let in-flight requests finish, then close the database.
+	// Stop accepting, let in-flight requests finish (an answer waiting for
+	// its group commit is one), then commit what the classroom writer still
+	// holds, and only then close the database.
+	fmt.Fprintln(stdout, "examsim: stopping: no new connections; finishing requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "examsim serve: shutdown: %v\n", err)
+		return 1
+	}
+	hub.Close()
+	if err := db.Close(); err != nil {
+		fmt.Fprintf(stderr, "examsim serve: closing the database: %v\n", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, "examsim: stopped")

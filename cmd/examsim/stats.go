@@ -58,7 +58,7 @@ func writeStats(w io.Writer, bank *questions.Bank) {
 		}
 		fmt.Fprintln(tw)
 	}
-	tw.Flush()
+	_ = tw.Flush() // as with the Fprintf calls around it: a closed stdout has no one to tell
 	counts := map[questions.Difficulty]int{}
 	for _, q := range bank.Questions {
 		counts[q.Difficulty]++

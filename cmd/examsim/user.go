@@ -108,7 +108,7 @@ func readPassword(stdin io.Reader, stderr io.Writer, name string) (string, error
 	}
 	line, err := bufio.NewReader(stdin).ReadString('\n')
 	if err != nil && line == "" {
-		return "", fmt.Errorf("no password on standard input: pipe it in, e.g. echo \"$PASSWORD\" | examsim user add %s ...", name)
+		return "", fmt.Errorf("no password on standard input: pipe it in, as in echo \"$PASSWORD\" | examsim user add %s --role ROLE", name)
 	}
 	return strings.TrimRight(line, "\r\n"), nil
 }

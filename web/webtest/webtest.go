@@ -27,10 +27,30 @@ type App struct {
 	DB   *store.DB
 	// Classroom is the app's classroom hub.
 	Classroom *classroom.Hub
-	// Clock is the app's clock for exams and reviews: it stands still until
-	// a test moves it, so timing tests never sleep.
+	// Clock is the app's clock for exams, reviews, sessions and rate
+	// limits: it stands still until a test moves it, so timing tests never
+	// sleep.
 	Clock *Clock
+	// Web is the app's handler, for tests that list its routes.
+	Web *web.Server
 }
+
+// Option changes how Start starts the app.
+type Option func(*options)
+
+type options struct {
+	configure []func(*web.Config)
+	tls       bool
+}
+
+// WithConfig lets a test change the app's configuration before it starts,
+// for example to lower a rate limit or trust a proxy.
+func WithConfig(f func(*web.Config)) Option {
+	return func(o *options) { o.configure = append(o.configure, f) }
+}
+
+// WithTLS serves the app over HTTPS; the server's Client trusts it.
+func WithTLS() Option { return func(o *options) { o.tls = true } }
 
 // Clock is a clock that only moves when told to.
 type Clock struct {
@@ -53,14 +73,18 @@ func (c *Clock) Advance(d time.Duration) {
 }
 
 // Start starts the app and stops it when the test ends.
-func Start(tb testing.TB) *App {
+func Start(tb testing.TB, opts ...Option) *App {
 	tb.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "examsim.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { _ = db.Close() }) // the test is over: nothing reads it again
 	fsys, name := questions.Embedded()
 	bank, problems := questions.Load(fsys, name)
 	if len(problems) > 0 {
@@ -78,15 +102,25 @@ func Start(tb testing.TB) *App {
 	classes := store.NewClassroomService(db)
 	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank})
 	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
-	srv := httptest.NewServer(web.New(web.Config{
+	cfg := web.Config{
 		Bank: bank, Catalog: catalog, CookieKey: key,
-		Learners: store.NewLearnerService(db), Attempts: store.NewAttemptService(db),
+		Learners: store.NewLearnerService(db), Sessions: store.NewSessionService(db), Attempts: store.NewAttemptService(db),
 		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db), Now: clock.Now,
 		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db),
 		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
 		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
-	}))
+	}
+	for _, f := range o.configure {
+		f(&cfg)
+	}
+	handler := web.New(cfg)
+	srv := httptest.NewUnstartedServer(handler)
+	if o.tls {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	tb.Cleanup(srv.Close)
 	tb.Cleanup(hub.CloseStreams) // runs first, so srv.Close does not wait on open event streams
-	return &App{Server: srv, Bank: bank, DB: db, Clock: clock, Classroom: hub}
+	return &App{Server: srv, Bank: bank, DB: db, Clock: clock, Classroom: hub, Web: handler}
 }

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
+)
+
+// TestCrashKeepsAcknowledgedAnswers runs examsim as a real process, drives a
+// classroom burst (a live room, many students answering each question at
+// once) and practice submissions beside it, SIGKILLs the server mid-burst,
+// restarts it on the same database and checks that every acknowledged
+// answer is there as sent and that PRAGMA integrity_check says ok. The
+// students whose answers were not acknowledged send them again: each is
+// either taken or found already committed, never lost, never doubled.
+//
+// SIGKILL tests the process dying; surviving power loss as well is what
+// synchronous=FULL adds (see store.Open), which store's tests check is set.
+func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
+	bin := buildExamsim(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	dbPath := filepath.Join(t.TempDir(), "crash.db")
+	const password = "crash-Test-pass-7421"
+	addUser(t, bin, dbPath, "crash_teacher", password, "instructor")
+	srv := startServer(t, bin, dbPath)
+	tr := newTransport()
+	defer tr.CloseIdleConnections()
+
+	const students, questions = 60, 6
+	room, err := openRoom(ctx, srv.URL, tr, "crash_teacher", password, questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	class, err := room.joinAll(ctx, srv.URL, tr, "s", students)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	type key struct {
+		nick  string
+		index int
+	}
+	var (
+		mu          sync.Mutex
+		ackedClass  = map[key]string{} // the explanation sent
+		ackedPrac   = map[int64]string{}
+		unacked     = map[key]*student{}
+		classAcks   atomic.Int64
+		killed      = make(chan struct{})
+		killOnce    sync.Once
+		killAt      = int64(students*(questions/2) + students/3) // a third of the way into a question
+		killedIndex = -1
+	)
+	kill := func() {
+		killOnce.Do(func() {
+			srv.cmd.Process.Kill() // SIGKILL: no shutdown, no flush, nothing
+			close(killed)
+		})
+	}
+	explanationOf := func(k key) string {
+		return fmt.Sprintf("%s on question %d: a validation error, so retrying the same input will not help.", k.nick, k.index)
+	}
+
+	// Practice learners submit answers one after another until the kill.
+	var practice sync.WaitGroup
+	for i := range 6 {
+		practice.Add(1)
+		go func() {
+			defer practice.Done()
+			u := newVUser(srv.URL, tr)
+			for n := 0; ; n++ {
+				select {
+				case <-killed:
+					return
+				default:
+				}
+				text := fmt.Sprintf("practice learner %d answer %d: the tool should say isError and isRetryable false.", i, n)
+				if id := practiceAnswer(ctx, u, room.qids[n%len(room.qids)], text); id != 0 {
+					mu.Lock()
+					ackedPrac[id] = text
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+
+	// The host opens each question; every student answers it at once.
+	for q := 0; q < questions; q++ {
+		if err := room.control(ctx, "next", q-1); err != nil {
+			select {
+			case <-killed:
+			default:
+				t.Fatal(err)
+			}
+			break
+		}
+		var burst sync.WaitGroup
+		for _, st := range class {
+			burst.Add(1)
+			go func() {
+				defer burst.Done()
+				// Students are not in lockstep: the burst spreads over 0.4 s, so
+				// the kill, a third of the way in, finds answers still coming
+				// however late this test's goroutines see their replies.
+				time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
+				k := key{st.nick, q}
+				_, ok := room.answer(ctx, st, q, "A", explanationOf(k))
+				mu.Lock()
+				defer mu.Unlock()
+				if !ok {
+					unacked[k] = st
+					return
+				}
+				ackedClass[k] = explanationOf(k)
+				if classAcks.Add(1) == killAt {
+					killedIndex = q
+					kill()
+				}
+			}()
+		}
+		burst.Wait()
+		select {
+		case <-killed:
+		default:
+			if err := room.control(ctx, "reveal", q); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		break
+	}
+	kill() // in case the burst never reached killAt; the checks below say so
+	practice.Wait()
+	if code := srv.wait(30 * time.Second); code == 0 {
+		t.Fatalf("the killed server exited 0")
+	}
+	t.Logf("killed during question %d: %d classroom answers acknowledged, %d not; %d practice answers acknowledged",
+		killedIndex+1, len(ackedClass), len(unacked), len(ackedPrac))
+	if killedIndex < 0 || len(unacked) == 0 {
+		t.Fatalf("the kill did not land mid-burst (question %d, %d answers unacknowledged)", killedIndex+1, len(unacked))
+	}
+	if len(ackedPrac) == 0 {
+		t.Fatal("no practice answer was acknowledged before the kill")
+	}
+
+	// Restart on the same database: the room is where it was, and every
+	// answer the kill cut off can be sent again.
+	srv = startServer(t, bin, dbPath)
+	tr.CloseIdleConnections()
+	for _, st := range class {
+		st.u.base = srv.URL
+	}
+	room.host.base = srv.URL
+	var resent, already int
+	for k, st := range unacked {
+		if k.index != killedIndex {
+			t.Errorf("%s's answer to question %d was not acknowledged, though the kill came in question %d", k.nick, k.index+1, killedIndex+1)
+			continue
+		}
+		status, ok := room.answer(ctx, st, k.index, "A", explanationOf(k))
+		switch {
+		case ok:
+			resent++
+			ackedClass[k] = explanationOf(k)
+		case status == http.StatusConflict: // it was committed; only the reply was lost
+			already++
+		default:
+			t.Errorf("%s resending question %d after the restart: status %d", k.nick, k.index+1, status)
+		}
+	}
+	t.Logf("after the restart: %d answers taken again, %d found already committed", resent, already)
+	if id := practiceAnswer(ctx, newVUser(srv.URL, tr), room.qids[0], "after the restart"); id == 0 {
+		t.Error("a practice answer after the restart was not taken")
+	}
+	if err := srv.cmd.Process.Signal(sigterm); err != nil {
+		t.Fatal(err)
+	}
+	if code := srv.wait(30 * time.Second); code != 0 {
+		t.Fatalf("examsim serve exited %d on SIGTERM", code)
+	}
+
+	// Read the database back.
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Errorf("after the crash: %v", err)
+	}
+	classes := store.NewClassroomService(db)
+	var sessionID int64
+	fmt.Sscan(room.id, &sessionID)
+	players, err := classes.ListPlayers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nickOf := map[int64]string{}
+	for _, p := range players {
+		nickOf[p.ID] = p.Nickname
+	}
+	answers, err := classes.ListAnswers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[key]*examsim.ClassAnswer{}
+	for _, a := range answers {
+		stored[key{nickOf[a.PlayerID], a.QuestionIndex}] = a
+	}
+	for k, text := range ackedClass {
+		a := stored[k]
+		switch {
+		case a == nil:
+			t.Errorf("LOST: %s's acknowledged answer to question %d", k.nick, k.index+1)
+		case a.Choice != "A" || a.Explanation != text:
+			t.Errorf("%s's answer to question %d is stored as %s %q", k.nick, k.index+1, a.Choice, a.Explanation)
+		}
+	}
+	for _, st := range class {
+		for q := 0; q <= killedIndex; q++ {
+			if stored[key{st.nick, q}] == nil {
+				t.Errorf("%s has no answer to question %d after resending", st.nick, q+1)
+			}
+		}
+	}
+	attempts := store.NewAttemptService(db)
+	for id, text := range ackedPrac {
+		a, err := attempts.FindAttempt(ctx, id)
+		switch {
+		case err != nil:
+			t.Errorf("LOST: practice attempt %d: %v", id, err)
+		case a.Explanation != text:
+			t.Errorf("practice attempt %d is stored as %q, want %q", id, a.Explanation, text)
+		}
+	}
+}

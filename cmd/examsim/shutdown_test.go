@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/store"
+)
+
+// sseLog is one event stream as a client read it.
+type sseLog struct {
+	name   string
+	opened chan struct{} // the first event (or, for MCP, the headers) arrived
+	ended  chan struct{} // the server ended the response
+	lines  []string
+	err    error
+}
+
+// readStream reads an event stream until the server ends it.
+func readStream(name string, client *http.Client, req *http.Request, openOnHeaders bool) *sseLog {
+	s := &sseLog{name: name, opened: make(chan struct{}), ended: make(chan struct{})}
+	go func() {
+		defer close(s.ended)
+		var once sync.Once
+		open := func() { once.Do(func() { close(s.opened) }) }
+		resp, err := client.Do(req)
+		if err != nil {
+			s.err = err
+			return
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			b, _ := io.ReadAll(resp.Body)
+			s.err = fmt.Errorf("status %d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), excerptOf(string(b)))
+			return
+		}
+		if openOnHeaders {
+			open()
+		}
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 64<<10), 8<<20)
+		for sc.Scan() {
+			s.lines = append(s.lines, sc.Text())
+			if sc.Text() == "" {
+				open()
+			}
+		}
+		s.err = sc.Err() // nil: a clean end of the response
+	}()
+	return s
+}
+
+// lastWord returns the stream's last non-empty line and how many retry
+// hints it carried.
+func (s *sseLog) lastWord() (last string, retries int) {
+	for _, l := range s.lines {
+		if strings.HasPrefix(l, "retry: ") {
+			retries++
+		}
+		if l != "" {
+			last = l
+		}
+	}
+	return last, retries
+}
+
+// openMCPStream starts an MCP session over HTTP and opens its GET event
+// stream, as an MCP client that listens for server messages does.
+func openMCPStream(ctx context.Context, base string) (*sseLog, error) {
+	post := func(body, session string) (*http.Response, error) {
+		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", sandbox.ProtocolVersion)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return resp, err
+	}
+	resp, err := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+sandbox.ProtocolVersion+
+		`","capabilities":{},"clientInfo":{"name":"shutdown-test","version":"1"}}}`, "")
+	if err != nil {
+		return nil, err
+	}
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		return nil, fmt.Errorf("MCP initialize: status %d, session %q", resp.StatusCode, session)
+	}
+	if resp, err := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); err != nil || resp.StatusCode >= 300 {
+		return nil, fmt.Errorf("MCP initialized: %v %v", resp, err)
+	}
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", sandbox.ProtocolVersion)
+	return readStream("mcp", http.DefaultClient, req, true), nil
+}
+
+// TestSIGTERMFinishesRequestsAndClosesStreams stops a real examsim process
+// with SIGTERM in the middle of a burst of classroom answers, with every
+// student's event stream, the host's and an MCP client's open. The server
+// must end each stream with a retry hint (so browsers come back by
+// themselves once it is up again), finish the answers in flight, commit
+// them before the database closes, and exit 0.
+func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
+	bin := buildExamsim(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	dbPath := filepath.Join(t.TempDir(), "shutdown.db")
+	const password = "shutdown-Test-pass-3317"
+	addUser(t, bin, dbPath, "stop_teacher", password, "instructor")
+	srv := startServer(t, bin, dbPath)
+	tr := newTransport()
+	defer tr.CloseIdleConnections()
+
+	room, err := openRoom(ctx, srv.URL, tr, "stop_teacher", password, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	class, err := room.joinAll(ctx, srv.URL, tr, "p", 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streams []*sseLog
+	eventStream := func(name string, u *vuser, path string) *sseLog {
+		req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		return readStream(name, u.stream, req, false)
+	}
+	for _, st := range class {
+		streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.id+"/events"))
+	}
+	streams = append(streams, eventStream("host", room.host, "/class/s/"+room.id+"/host/events"))
+	mcpStream, err := openMCPStream(ctx, srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streams = append(streams, mcpStream)
+	for _, s := range streams {
+		select {
+		case <-s.opened:
+		case <-s.ended:
+			t.Fatalf("the %s stream ended before SIGTERM: %v", s.name, s.err)
+		case <-ctx.Done():
+			t.Fatalf("the %s stream never opened", s.name)
+		}
+	}
+	if err := room.control(ctx, "next", -1); err != nil {
+		t.Fatal(err)
+	}
+
+	// Everyone answers at once; SIGTERM goes with the first acknowledgement,
+	// while the rest are in flight.
+	var (
+		mu        sync.Mutex
+		acked     = map[string]string{}
+		unacked   int
+		terminate sync.Once
+		burst     sync.WaitGroup
+	)
+	for _, st := range class {
+		burst.Add(1)
+		go func() {
+			defer burst.Done()
+			text := st.nick + " says: validation error, do not retry"
+			_, ok := room.answer(ctx, st, 0, "B", text)
+			mu.Lock()
+			defer mu.Unlock()
+			if !ok {
+				unacked++
+				return
+			}
+			acked[st.nick] = text
+			terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
+		}()
+	}
+	burst.Wait()
+	terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
+	waitStart := time.Now()
+	if code := srv.wait(30 * time.Second); code != 0 {
+		t.Fatalf("examsim serve exited %d on SIGTERM", code)
+	}
+	t.Logf("%d answers acknowledged, %d not (sent after the server stopped accepting); the server exited %s after the burst",
+		len(acked), unacked, time.Since(waitStart).Round(time.Millisecond))
+	if len(acked) == 0 {
+		t.Fatal("no answer was acknowledged")
+	}
+	for _, want := range []string{"examsim: stopping", "examsim: stopped"} {
+		if !strings.Contains(srv.out.String(), want) {
+			t.Errorf("the server did not say %q:\n%s", want, srv.out.String())
+		}
+	}
+
+	for _, s := range streams {
+		select {
+		case <-s.ended:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the %s stream is still open after the server exited", s.name)
+		}
+		last, retries := s.lastWord()
+		wantRetries := 2 // one on opening, one on closing
+		if s == mcpStream {
+			wantRetries = 1
+		}
+		if s.err != nil || !strings.HasPrefix(last, "retry: ") || retries < wantRetries {
+			t.Errorf("the %s stream ended with %q after %d retry hints (err %v); want a closing retry hint", s.name, last, retries, s.err)
+		}
+	}
+
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
+	}
+	var sessionID int64
+	fmt.Sscan(room.id, &sessionID)
+	classes := store.NewClassroomService(db)
+	players, _ := classes.ListPlayers(ctx, sessionID)
+	nickOf := map[int64]string{}
+	for _, p := range players {
+		nickOf[p.ID] = p.Nickname
+	}
+	answers, err := classes.ListAnswers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]string{}
+	for _, a := range answers {
+		stored[nickOf[a.PlayerID]] = a.Explanation
+	}
+	for nick, text := range acked {
+		if stored[nick] != text {
+			t.Errorf("LOST: %s's acknowledged answer (stored: %q)", nick, stored[nick])
+		}
+	}
+}
