@@ -86,13 +86,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if p.Catalog == nil {
 		p.Catalog = s.Catalog // the error came before the language was chosen
 	}
-	args := make([]any, 0, 2*len(appErr.Args))
-	for k, v := range appErr.Args {
-		args = append(args, k, v)
-	}
 	v := errorView{
 		Status: status, Code: appErr.Code, Category: appErr.Code.Category(), Retryable: appErr.Code.Retryable(),
-		Message:        p.Catalog.T(p.Lang, appErr.Message, args...),
+		Message:        p.errorText(appErr),
 		Hint:           hintFor(p, appErr),
 		OfferLanguages: appErr.Message == "error.unknown_language",
 	}

@@ -72,11 +72,7 @@ func (s *Server) handleAdminRole(c echo.Context) error {
 			return lerr
 		}
 		p := pageOf(c)
-		args := make([]any, 0, 2*len(e.Args))
-		for k, v := range e.Args {
-			args = append(args, k, v)
-		}
-		return Render(c, statusOf[e.Code], AdminUsersPage(users, "", p.Catalog.T(p.Lang, e.Message, args...)))
+		return Render(c, statusOf[e.Code], AdminUsersPage(users, "", p.errorText(e)))
 	}
 	u, err := s.Learners.FindLearner(ctx, id)
 	if err != nil {

@@ -110,11 +110,7 @@ func (s *Server) authFailed(c echo.Context, view func(authForm) templ.Component,
 		return err
 	}
 	p := pageOf(c)
-	args := make([]any, 0, 2*len(e.Args))
-	for k, v := range e.Args {
-		args = append(args, k, v)
-	}
-	form.Error = p.Catalog.T(p.Lang, e.Message, args...)
+	form.Error = p.errorText(e)
 	return Render(c, statusOf[e.Code], view(form))
 }
 

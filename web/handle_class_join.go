@@ -44,11 +44,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 		if !errors.As(err, &e) || statusOf[e.Code] >= 500 {
 			return err
 		}
-		args := make([]any, 0, 2*len(e.Args))
-		for k, v := range e.Args {
-			args = append(args, k, v)
-		}
-		form.Error = p.Catalog.T(p.Lang, e.Message, args...)
+		form.Error = p.errorText(e)
 		return Render(c, statusOf[e.Code], JoinPage(form))
 	}
 	// Every join counts against the client, and so does every wrong code,

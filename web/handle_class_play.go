@@ -87,12 +87,7 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		if verr != nil {
 			return err
 		}
-		args := make([]any, 0, 2*len(e.Args))
-		for k, val := range e.Args {
-			args = append(args, k, val)
-		}
-		p := pageOf(c)
-		v.Error, v.Explanation = p.Catalog.T(p.Lang, e.Message, args...), explanation
+		v.Error, v.Explanation = pageOf(c).errorText(e), explanation
 		if msg, ok := s.unavailableText(c, err); ok {
 			v.Error = msg
 		}

@@ -106,11 +106,7 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 	if err := s.checkQuizForm(&form); err != nil {
 		p := pageOf(c)
 		e := err.(*examsim.Error)
-		args := make([]any, 0, 2*len(e.Args))
-		for k, v := range e.Args {
-			args = append(args, k, v)
-		}
-		form.Error = p.Catalog.T(p.Lang, e.Message, args...)
+		form.Error = p.errorText(e)
 		return Render(c, statusOf[e.Code], QuizBuilderPage(s.builder(form)))
 	}
 	q.Title, q.QuestionIDs, q.SecondsPerQuestion = form.Title, form.Picked, form.Seconds

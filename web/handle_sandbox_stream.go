@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -32,12 +31,8 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	v := s.newSandboxPage(c, q)
 	tv := traceView{Run: run}
 
-	w := c.Response()
-	h := w.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
-	w.WriteHeader(http.StatusOK)
+	stream := startSSE(c)
+	w := stream.w
 	send := func(name string, data any) {
 		b, _ := json.Marshal(data)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)

@@ -141,3 +141,13 @@ func langURL(u *url.URL, l examsim.Lang) string {
 	q.Set("lang", string(l))
 	return u.Path + "?" + q.Encode()
 }
+
+// errorText says an application error's message in the page's language,
+// filled with the error's arguments.
+func (p *Page) errorText(e *examsim.Error) string {
+	args := make([]any, 0, 2*len(e.Args))
+	for k, v := range e.Args {
+		args = append(args, k, v)
+	}
+	return p.Catalog.T(p.Lang, e.Message, args...)
+}

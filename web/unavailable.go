@@ -20,9 +20,5 @@ func (s *Server) unavailableText(c echo.Context, err error) (text string, ok boo
 	}
 	s.Logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	p := pageOf(c)
-	args := make([]any, 0, 2*len(e.Args))
-	for k, v := range e.Args {
-		args = append(args, k, v)
-	}
-	return p.Catalog.T(p.Lang, e.Message, args...) + " " + hintFor(p, e), true
+	return p.errorText(e) + " " + hintFor(p, e), true
 }
