@@ -48,27 +48,28 @@ func (s *Server) handleJoin(c echo.Context) error {
 		return Render(c, statusOf[e.Code], JoinPage(form))
 	}
 	// Every join counts against the client, and so does every wrong code,
-	// counted before the code is looked up and given back when it is right.
+	// charged once the code turns out wrong: a room of students joining at
+	// once from one school address must not be refused for each other.
 	lim, now, client := s.limiters(), s.now(), s.clientKey(c.Request())
 	if ok, wait := lim.joinClient.take(client, now); !ok {
 		form.Error = p.Catalog.N(p.Lang, "security.join_rate_limited", retryAfter(c, wait))
 		return Render(c, http.StatusTooManyRequests, JoinPage(form))
 	}
-	if ok, wait := lim.joinFailures.take(client, now); !ok {
+	if ok, wait := lim.joinFailures.allows(client, now); !ok {
 		retryAfter(c, wait)
 		return fail(examsim.Errorf(examsim.ERATELIMIT, "join.error_rate_limited"))
 	}
 	if !joinCode.MatchString(form.Code) {
+		lim.joinFailures.take(client, now)
 		return fail(examsim.Errorf(examsim.EINVALID, "join.error_bad_code"))
 	}
 	room, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code)
 	if err != nil {
-		if examsim.ErrorCode(err) != examsim.ENOTFOUND {
-			lim.joinFailures.refund(client, now) // not the code's fault
+		if examsim.ErrorCode(err) == examsim.ENOTFOUND {
+			lim.joinFailures.take(client, now) // a wrong code; anything else is not the code's fault
 		}
 		return fail(err)
 	}
-	lim.joinFailures.refund(client, now)
 	var learnerID int64
 	if p.Learner != nil {
 		learnerID = p.Learner.ID

@@ -94,6 +94,27 @@ func (l *limiter) take(key string, now time.Time) (ok bool, wait time.Duration) 
 	return false, time.Duration((1 - b.tokens) * float64(l.limit.Every))
 }
 
+// allows reports whether key has a token left, without spending it, or how
+// long until it has one. It suits limits on failures, charged with take only
+// once a failure happens: charging first and refunding later would refuse a
+// burst of concurrent successes.
+func (l *limiter) allows(key string, now time.Time) (ok bool, wait time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[key]
+	if b == nil {
+		return true, 0
+	}
+	l.refill(b, now)
+	if b.tokens >= 1 {
+		return true, 0
+	}
+	if l.limit.Every <= 0 {
+		return false, time.Hour
+	}
+	return false, time.Duration((1 - b.tokens) * float64(l.limit.Every))
+}
+
 // refund gives back a token taken for something that turned out not to
 // count, such as a login with the right password.
 func (l *limiter) refund(key string, now time.Time) {
