@@ -68,12 +68,23 @@ type ConceptResult struct {
 	ID   string `json:"id"`
 	Hit  bool   `json:"hit"`
 	Hint string `json:"-"`
+	// Evidence is where in the explanation the concept was found; empty
+	// when it was missed.
+	Evidence []Span `json:"-"`
 }
 
 // MisconceptionResult names a misconception that was found.
 type MisconceptionResult struct {
 	ID  string
 	Why string
+	// Evidence is the learner's words that asserted the misconception.
+	Evidence []Span
+}
+
+// Span is a stretch of the scored explanation, as byte offsets into the text
+// that was passed to Score: text[Start:End] is what the learner wrote.
+type Span struct {
+	Start, End int
 }
 
 // Result is a scored explanation.
@@ -82,7 +93,16 @@ type Result struct {
 	Band           int
 	Concepts       []ConceptResult
 	Misconceptions []MisconceptionResult
+	// Confidence is how sure the scorer is of Band, from 0 to 1. Below
+	// UnsureBelow the learner is told so instead of being given a verdict.
+	Confidence float64
 }
+
+// UnsureBelow is the confidence under which a result is shown as unsure.
+const UnsureBelow = 0.5
+
+// Unsure reports whether the result is too uncertain to be stated as fact.
+func (r Result) Unsure() bool { return r.Confidence < UnsureBelow }
 
 // Hits returns the concept results in the form attempts store.
 func (r Result) Hits() []examsim.ConceptHit {
@@ -120,7 +140,8 @@ func (r *Rubric) Score(text string) (Result, error) {
 	defer x.release()
 	negs := negationSpans(r.Lang, x)
 
-	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
+	// Confidence 1 until the clause-level scorer estimates it (issue 12).
+	res := Result{Concepts: make([]ConceptResult, len(r.Concepts)), Confidence: 1}
 	total, hit := 0, 0
 	decisiveAll, supporting, anyHit := true, false, false
 	for i, c := range r.Concepts {
