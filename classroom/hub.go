@@ -257,11 +257,3 @@ func HashToken(token string) []byte {
 	sum := sha256.Sum256([]byte(token))
 	return sum[:]
 }
-
-// TextOf returns a question in lang, English when it lacks that language.
-func TextOf(q *questions.Question, lang examsim.Lang) *questions.Text {
-	if tx := q.Text(lang); tx != nil {
-		return tx
-	}
-	return q.Text(examsim.English)
-}

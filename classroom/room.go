@@ -417,7 +417,7 @@ func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, ex
 		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
 	}
 	q, quiz, lang, learnerID := r.qs[index], r.sess.Quiz, p.Lang, p.LearnerID
-	tx := TextOf(q, lang)
+	tx := q.In(lang)
 	if !slices.ContainsFunc(tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
 		r.mu.Unlock()
 		return nil, examsim.Errorf(examsim.EINVALID, "class.error_bad_choice")

@@ -78,7 +78,7 @@ func (v hostView) id() int64 { return v.Snap.Session.ID }
 
 // classText returns a question in the page's language.
 func classText(ctx context.Context, q *questions.Question) *questions.Text {
-	return classroom.TextOf(q, page(ctx).Lang)
+	return q.In(page(ctx).Lang)
 }
 
 func idStr(n int64) string { return strconv.FormatInt(n, 10) }
@@ -116,7 +116,7 @@ func chartBars(q *questions.Question, counts map[string]int, reveal bool) []char
 	if q == nil {
 		return nil
 	}
-	tx := classroom.TextOf(q, examsim.English)
+	tx := q.In(examsim.English)
 	total := 0
 	for _, n := range counts {
 		total += n
