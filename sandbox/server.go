@@ -54,9 +54,21 @@ type Sandbox struct {
 }
 
 // sessionState is what one MCP session has done that changes later answers:
-// how many times it has asked for each slow.example email.
+// how many times it has asked for each slow.example email. A client may send
+// many tools/call requests at once in one session and the SDK runs them in
+// parallel, so every field is reached only under mu.
 type sessionState struct {
+	mu        sync.Mutex
 	slowCalls map[string]int
+}
+
+// countSlowCall records one more call for a slow.example email and returns
+// how many there have been in this session.
+func (st *sessionState) countSlowCall(email string) int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.slowCalls[email]++
+	return st.slowCalls[email]
 }
 
 // maxTrackedSessions bounds the per-session state kept for clients that
@@ -284,8 +296,7 @@ func lookupCustomer(c call) (*mcp.CallToolResult, *toolError) {
 			attempted)
 	}
 	if strings.HasSuffix(email, "@slow.example") {
-		c.session.slowCalls[email]++
-		if n := c.session.slowCalls[email]; n <= SlowTimeouts {
+		if n := c.session.countSlowCall(email); n <= SlowTimeouts {
 			return nil, failure(examsim.Transient, "Customer database timed out",
 				fmt.Sprintf("The connection to the customer database timed out after 5 seconds (call %d in this session). The query never ran; the request itself is valid, so sending the same call again after a short wait should work.", n),
 				attempted)
