@@ -288,6 +288,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 				t.Errorf("%s as %s: %d, want %d", key, actor, p.status, want)
 			}
 			checkSecurityHeaders(t, key+" as "+actor, p, false)
+			checkCacheControl(t, key+" as "+actor, key, p)
 			for secret, allowed := range secrets {
 				if strings.Contains(p.body, secret) {
 					seen[secret] = true
