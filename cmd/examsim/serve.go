@@ -70,6 +70,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
 		return 1
 	}
+	// From here every wait honours ctx, and a signal shuts down in order.
+	windsDown.Store(true)
 	catalog, err := i18n.Load()
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
