@@ -88,9 +88,9 @@ var cueLists = map[examsim.Lang]cueWords{
 
 // cueSet is one language's compiled cues.
 type cueSet struct {
-	negations                                                   []term // from negation.go
+	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
-	selfJudgingTerms                                            []term
+	selfJudgingTerms                                         []term
 }
 
 var cueSets = func() map[examsim.Lang]*cueSet {
