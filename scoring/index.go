@@ -30,6 +30,14 @@ type textIndex struct {
 	restMasks [][]bool
 	spanArena []span   // every span found in this text; see spans
 	found     [][]span // scratch for Pattern.match
+	combo     []span   // scratch for Pattern.match: one span per slot
+	// rd is the clause reading of this text; blockMask and judgeMask are
+	// its scratch. skipNen, when set, hides "nên" meaning "so".
+	rd                   reading
+	blockMask, judgeMask []bool
+	skipNen              []bool
+	// rejects counts matches whose words were there but not asserted.
+	rejects int
 	// thaiWord[r-0x0E00] is 1 + the index into words of Thai character r.
 	thaiWord [0x80]int32
 }
@@ -99,6 +107,7 @@ func (x *textIndex) release() {
 	clear(x.byFold)
 	x.gen++
 	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
+	x.rejects, x.skipNen = 0, nil
 	indexPool.Put(x)
 }
 

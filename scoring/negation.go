@@ -7,7 +7,7 @@ import "github.com/examsim/examsim"
 // that Polish "no" means "well" and is left out there.
 var negationWords = map[examsim.Lang][]string{
 	examsim.English: {"not", "no", "never", "dont", "doesnt", "didnt", "wont", "cant", "cannot",
-		"shouldnt", "wouldnt", "couldnt", "isnt", "arent", "wasnt", "none", "without", "neither", "nor", "no_need", "pointless", "useless", "nothing", "no_point"},
+		"shouldnt", "wouldnt", "couldnt", "isnt", "arent", "wasnt", "none", "without", "neither", "nor", "no_need", "pointless", "useless", "futile", "nothing", "no_point"},
 	examsim.Vietnamese: {"không", "chẳng", "chả", "chưa", "đừng", "không_cần", "không_nên", "vô_ích"},
 	examsim.Polish:     {"nie", "nigdy", "nic", "bez", "ani", "nie_trzeba", "nie_ma_sensu", "bezcel*", "bezsens*"},
 	examsim.Thai:       {"ไม่", "อย่า", "ไม่ต้อง", "ไม่ควร", "ห้าม", "มิได้", "ไร้ประโยชน์"},

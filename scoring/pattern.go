@@ -40,6 +40,18 @@ type term struct {
 	// must not be read inside อย่าง ("like", "-ly").
 	notBefore []string
 	ids       []int32 // each token's vocabulary number; see number
+	// modalNen is Vietnamese "nên", which means "should" or "so"; see soNenMask.
+	modalNen bool
+	// pair, when set, makes the term two words apart: a verb then a person
+	// ("hand it to a person"); toks then holds the verb's first word only.
+	pair *pairTerm
+}
+
+// pairTerm matches a word of first followed, within window units and in one
+// sentence, by a word of second.
+type pairTerm struct {
+	first, second []term
+	window        int
 }
 
 // number gives the term's words their vocabulary numbers; call it again
@@ -78,12 +90,17 @@ func CompilePattern(src string) (*Pattern, error) {
 			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
 		default:
 			var slot []term
+			synonyms := false
 			for _, alt := range strings.Split(field, "|") {
 				t, err := compileTerm(alt)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
 				}
 				slot = append(slot, t)
+				synonyms = synonyms || isEscalate(&t)
+			}
+			if synonyms {
+				slot = append(slot, escalateSynonyms...)
 			}
 			p.slots = append(p.slots, slot)
 		}
@@ -120,12 +137,14 @@ func compileTerm(alt string) (term, error) {
 		prefix = false
 	}
 	t := term{toks: toks, prefix: prefix}
+	t.modalNen = len(toks) == 1 && !prefix && toks[0].fold == "nen"
 	t.number()
 	return t, nil
 }
 
-// span is where a term matched, in units, and the clause it starts in.
-type span struct{ start, end, clause int }
+// span is where a term matched, in units, the clause it starts in, and its
+// first and last token.
+type span struct{ start, end, clause, first, last int }
 
 // matchesAt reports whether t matches the text's tokens starting at i,
 // given the masks of t's tokens after the first (which matched already).
@@ -148,7 +167,7 @@ func (t *term) matchesAt(text []token, i int, rest [][]bool) (span, bool) {
 			}
 		}
 	}
-	return span{text[i].pos, text[i+len(t.toks)-1].pos, text[i].clause}, true
+	return span{text[i].pos, text[i+len(t.toks)-1].pos, text[i].clause, i, i + len(t.toks) - 1}, true
 }
 
 // sameWord compares a text token with a pattern token. A word typed without
@@ -189,8 +208,10 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 // typoAllowed reports whether one typo may separate got from want: for
 // Latin-script words of five letters or more, unless both carry diacritics
 // (then "đường" and "dùng" are different words, not a typo apart).
+// An everyday word is never read as a typo of another ("about" is not
+// "abort").
 func typoAllowed(got, want *token, exact bool) bool {
-	return !exact && got.latin && want.latin && len(want.fold) >= 5 && (got.plain || want.plain)
+	return !exact && got.latin && want.latin && len(want.fold) >= 5 && (got.plain || want.plain) && !commonWords[got.fold]
 }
 
 // spans returns where any of a slot's alternatives matches.
@@ -201,6 +222,11 @@ func spans(slot []term, x *textIndex) []span {
 	out := x.spanArena
 	for a := range slot {
 		t := &slot[a]
+		if t.pair != nil {
+			x.spanArena = out
+			out = x.pairSpans(t.pair)
+			continue
+		}
 		last := len(t.toks) - 1
 		starts := x.indices(t.ids[0], &t.toks[0], t.prefix && last == 0, t.exact)
 		if len(starts) == 0 {
@@ -222,6 +248,9 @@ func spans(slot []term, x *textIndex) []span {
 			continue
 		}
 		for _, i := range starts {
+			if t.modalNen && x.skipNen != nil && x.skipNen[i] {
+				continue
+			}
 			if s, ok := t.matchesAt(x.toks, i, rest); ok {
 				out = append(out, s)
 			}
@@ -231,51 +260,134 @@ func spans(slot []term, x *textIndex) []span {
 	return out[from:len(out):len(out)]
 }
 
-// match reports whether the pattern matches text, whose negation cues are at
-// negs.
-func (p *Pattern) match(x *textIndex, negs []span) bool {
+// matchMode says whose words a pattern looks for: a concept counts when its
+// words are asserted with the pattern's polarity and not wholly refuted or
+// supposed; a misconception only when no word of it is (see clause.go).
+type matchMode int
+
+const (
+	asConcept matchMode = iota
+	asMisconception
+)
+
+// pairSpans appends the pair's matches to the arena and returns it.
+func (x *textIndex) pairSpans(p *pairTerm) []span {
+	from := len(x.spanArena)
+	a := spans(p.first, x)
+	b := spans(p.second, x)
+	out := x.spanArena
+	for _, s := range a {
+		for _, t := range b {
+			if t.start > s.end && t.end-s.start <= p.window && x.toks[t.first].sent == x.toks[s.first].sent {
+				out = append(out, span{s.start, t.end, s.clause, s.first, t.last})
+				break
+			}
+		}
+	}
+	// Keep the pair's spans, drop the scratch of its parts.
+	n := copy(out[from:], out[from+len(a)+len(b):])
+	out = out[:from+n]
+	x.spanArena = out
+	return out
+}
+
+// match reports whether the pattern matches text as asserted, read through
+// rd, and returns the spans of the words that matched (in x's arena).
+func (p *Pattern) match(x *textIndex, rd *reading, mode matchMode) ([]span, bool) {
 	found := slices.Grow(x.found[:0], len(p.slots))[:len(p.slots)]
 	x.found = found
 	for i, slot := range p.slots {
 		found[i] = spans(slot, x)
 		if len(found[i]) == 0 {
-			return false
+			return nil, false
 		}
 	}
+	combo := slices.Grow(x.combo[:0], len(p.slots))[:len(p.slots)]
+	x.combo = combo
 	// Every window that can satisfy the pattern starts where some slot matched.
 	for _, starts := range found {
 		for _, s := range starts {
-			end, ok := p.fitsWindow(found, s.start)
+			end, ok := p.fitsWindow(found, s.start, combo)
 			if !ok {
 				continue
 			}
-			switch p.polarity {
-			case anyPolarity:
+			if p.asserted(combo, s, end, x, rd, mode) {
+				return combo, true
+			}
+			x.rejects++
+		}
+	}
+	return nil, false
+}
+
+// asserted reads one way of matching the pattern through the clause scopes.
+func (p *Pattern) asserted(combo []span, start span, end int, x *textIndex, rd *reading, mode matchMode) bool {
+	switch p.polarity {
+	case needNegation:
+		if !negated(rd.negCues, start, end) && !scoped(rd.neg, combo, false) {
+			return false
+		}
+	case forbidNegation:
+		if negated(rd.negCues, start, end) || scoped(rd.neg, combo, false) {
+			return false
+		}
+	default:
+		// No marker: the words must not be denied, by a negation that is
+		// not itself one of them ("not_searched" is its own polarity).
+		if scoped(rd.neg, combo, true) {
+			return false
+		}
+	}
+	if mode == asMisconception {
+		return !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false)
+	}
+	for _, s := range combo {
+		for i := s.first; i <= s.last; i++ {
+			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) {
 				return true
-			case needNegation:
-				if negated(negs, s, end) {
-					return true
-				}
-			case forbidNegation:
-				if !negated(negs, s, end) {
-					return true
-				}
 			}
 		}
 	}
 	return false
 }
 
+// scoped reports whether any word of combo lies in one of the scopes; with
+// notOwn, scopes whose cue is one of combo's words do not count.
+func scoped(ss []scope, combo []span, notOwn bool) bool {
+	for _, sc := range ss {
+		if notOwn && overlapsCombo(combo, sc.cueFrom, sc.cueTo) {
+			continue
+		}
+		for _, s := range combo {
+			if s.first <= sc.to && s.last >= sc.from {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func overlapsCombo(combo []span, from, to int) bool {
+	for _, s := range combo {
+		if s.first <= to && s.last >= from {
+			return true
+		}
+	}
+	return false
+}
+
 // fitsWindow reports whether every slot has a match inside the window that
-// opens at start, and where the earliest such matches end.
-func (p *Pattern) fitsWindow(found [][]span, start int) (end int, ok bool) {
+// opens at start, and where the earliest such matches end; combo receives
+// them.
+func (p *Pattern) fitsWindow(found [][]span, start int, combo []span) (end int, ok bool) {
 	end = start
-	for _, slotSpans := range found {
+	for k, slotSpans := range found {
 		hit := false
 		for _, s := range slotSpans {
 			if s.start >= start && s.end <= start+p.window {
 				hit = true
 				end = max(end, s.end)
+				combo[k] = s
 				break
 			}
 		}

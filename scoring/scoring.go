@@ -5,6 +5,7 @@
 package scoring
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/examsim/examsim"
@@ -138,52 +139,156 @@ func (r *Rubric) Score(text string) (Result, error) {
 	}
 	x := indexText(text)
 	defer x.release()
-	negs := negationSpans(r.Lang, x)
+	rd := x.read(r.Lang)
 
-	// Confidence 1 until the clause-level scorer estimates it (issue 12).
-	res := Result{Concepts: make([]ConceptResult, len(r.Concepts)), Confidence: 1}
+	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
+	var sig signals
 	total, hit := 0, 0
-	decisiveAll, supporting, anyHit := true, false, false
+	decisiveAll := true
 	for i, c := range r.Concepts {
-		ok := anyMatch(c.Patterns, x, negs)
-		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint}
+		before := x.rejects
+		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
+		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
 		total += c.Weight
-		if ok {
+		switch {
+		case ok:
 			hit += c.Weight
-			anyHit = true
-			supporting = supporting || c.Role == Supporting
-		} else if c.Role == Decisive {
+			sig.hits++
+			switch c.Role {
+			case Supporting:
+				sig.supporting = true
+			case Decisive:
+				sig.decisive++
+			}
+		case c.Role == Decisive:
 			decisiveAll = false
+		}
+		if !ok && x.rejects > before && c.Role != Conclusion {
+			sig.deniedConcept = true
 		}
 	}
 	penalty := 0
+	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
-		if anyMatch(m.Patterns, x, negs) {
-			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why})
+		before := x.rejects
+		if ev, ok := anyMatch(m.Patterns, x, rd, asMisconception); ok {
+			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
 			penalty += m.Penalty
+		} else if x.rejects > before {
+			sig.deniedMisconception = true
 		}
 	}
+	x.skipNen = nil
 	if total > 0 {
 		res.Score = (100*hit + total/2) / total
 	}
 	res.Score = min(max(res.Score-penalty, 0), 100)
+	sig.words = x.wordCount()
+	sig.misconceptions = len(res.Misconceptions)
+	sig.onTopic = sig.hits > 0 || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0 || !anyHit:
+	case len(res.Misconceptions) > 0:
 		res.Band = 0
-	case decisiveAll && supporting:
+	case sig.hits == 0:
+		// Vague but on topic and not wrong is worth a 1, as a teacher gives it.
+		if sig.onTopic {
+			res.Band = 1
+		}
+	case decisiveAll && sig.supporting && sig.words >= minWordsForBand3:
 		res.Band = 3
 	case decisiveAll:
+		// The key idea; a bare conclusion without its reason stays here.
 		res.Band = 2
 	default:
 		res.Band = 1
 	}
+	res.Confidence = confidence(res.Band, sig, r.Lang)
 	return res, nil
 }
 
-func anyMatch(ps []*Pattern, x *textIndex, negs []span) bool {
+// minWordsForBand3 is the fewest words an explanation needs for band 3: a
+// key idea and a supporting point take more than a bare "Business error,
+// same result every time." (Thai counts four characters as a word.)
+const minWordsForBand3 = 7
+
+func anyMatch(ps []*Pattern, x *textIndex, rd *reading, mode matchMode) ([]span, bool) {
 	for _, p := range ps {
-		if p.match(x, negs) {
+		if ev, ok := p.match(x, rd, mode); ok {
+			return ev, true
+		}
+	}
+	return nil, false
+}
+
+// evidence turns the spans of a match into byte ranges of the text, in
+// order, with overlapping ranges merged.
+func (x *textIndex) evidence(ev []span) []Span {
+	if len(ev) == 0 {
+		return nil
+	}
+	out := make([]Span, 0, len(ev))
+	for _, s := range ev {
+		out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
+	}
+	slices.SortFunc(out, func(a, b Span) int { return a.Start - b.Start })
+	merged := out[:1]
+	for _, s := range out[1:] {
+		last := &merged[len(merged)-1]
+		if s.Start <= last.End {
+			last.End = max(last.End, s.End)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	return merged
+}
+
+// wordCount counts the text's words, four Thai characters to a word.
+func (x *textIndex) wordCount() int {
+	words, thai := 0, 0
+	for i := range x.toks {
+		if x.toks[i].thai {
+			thai++
+		} else {
+			words++
+		}
+	}
+	return words + thai/wordUnits
+}
+
+// onTopic reports whether the text uses at least two of the rubric's own
+// longer words (concept or misconception), which marks a vague answer that
+// is about the question rather than about something else.
+func (r *Rubric) onTopic(x *textIndex) bool {
+	seen := 0
+	var firstHit int32 = -1
+	check := func(ps []*Pattern) bool {
+		for _, p := range ps {
+			for _, slot := range p.slots {
+				for a := range slot {
+					t := &slot[a]
+					if t.ids[0] == firstHit || !topical(t) {
+						continue
+					}
+					if len(spans(slot[a:a+1], x)) > 0 {
+						if seen++; seen >= 2 {
+							return true
+						}
+						firstHit = t.ids[0]
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, c := range r.Concepts {
+		if check(c.Patterns) {
+			return true
+		}
+	}
+	for _, m := range r.Misconceptions {
+		if check(m.Patterns) {
 			return true
 		}
 	}

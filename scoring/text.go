@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +26,9 @@ type token struct {
 	thai   bool
 	pos    int // position in units
 	clause int // clauses end at commas, colons, dashes and brackets as well as sentence ends
+	sent   int // sentences end at full stops, ! ? ; and line breaks
+	// start and end are byte offsets of the word in the text given to tokenize.
+	start, end int
 }
 
 func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
@@ -35,12 +39,22 @@ func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
 // is_retryable and "is retryable" all read as "is retryable".
 func tokenize(toks []token, text string) []token {
 	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, " ")
+		text = blankInvalid(text) // byte for byte, so offsets stay true
 	}
+	var segs []nfcSegment
 	if !isASCII(text) && !thaiNFC(text) && !norm.NFC.IsNormalString(text) {
-		text = norm.NFC.String(text)
+		text, segs = nfcWithOffsets(text)
 	}
-	pos, clause := 0, 0
+	first := len(toks)
+	defer func() {
+		if segs != nil {
+			for i := first; i < len(toks); i++ {
+				toks[i].start, toks[i].end = originalOffset(segs, toks[i].start), originalOffset(segs, toks[i].end)
+			}
+		}
+	}()
+	pos, clause, sent := 0, 0, 0
+	wStart, wEnd := 0, 0
 	// Room on the stack for ordinary words; longer ones grow onto the heap.
 	var wordArr [32]rune
 	var normArr, foldArr [64]byte
@@ -65,7 +79,7 @@ func tokenize(toks []token, text string) []token {
 				normBuf = append(normBuf, byte(r)) // #nosec G115 -- the word is ASCII (checked above)
 			}
 			n := string(normBuf)
-			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause})
+			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause, sent: sent, start: wStart, end: wEnd})
 		} else {
 			latin := true
 			for _, r := range word {
@@ -77,7 +91,7 @@ func tokenize(toks []token, text string) []token {
 				}
 			}
 			n, f := string(normBuf), string(foldBuf)
-			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause})
+			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause, sent: sent, start: wStart, end: wEnd})
 		}
 		pos += wordUnits
 		word = word[:0]
@@ -87,7 +101,7 @@ func tokenize(toks []token, text string) []token {
 		case isThai(r):
 			flush()
 			s := thaiLetters[r-0x0E00]
-			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos, clause: clause})
+			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos, clause: clause, sent: sent, start: i, end: i + utf8.RuneLen(r)})
 			pos++
 		case r == '\'' || r == '’' || unicode.Is(unicode.Cf, r):
 			// don't → dont; zero-width joiners and marks of direction vanish.
@@ -95,12 +109,17 @@ func tokenize(toks []token, text string) []token {
 			if unicode.IsUpper(r) && len(word) > 0 && unicode.IsLower(word[len(word)-1]) {
 				flush()
 			}
+			if len(word) == 0 {
+				wStart = i
+			}
 			word = append(word, r)
+			wEnd = i + utf8.RuneLen(r)
 		default:
 			flush()
 			if endsSentence(text, i) {
 				pos += sentenceBreak
 				clause++
+				sent++
 			} else if endsClause(r) {
 				clause++
 			}
@@ -108,6 +127,56 @@ func tokenize(toks []token, text string) []token {
 	}
 	flush()
 	return toks
+}
+
+// blankInvalid replaces each byte of invalid UTF-8 with a space.
+func blankInvalid(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			b[i] = ' '
+			n = 1
+		}
+		i += n
+	}
+	return string(b)
+}
+
+// nfcSegment pairs where a normalisation segment starts in the NFC text
+// (out) and in the text as typed (in).
+type nfcSegment struct{ out, in int }
+
+// nfcWithOffsets normalises s to NFC and says where each segment came from,
+// so evidence can point into the text the learner typed.
+func nfcWithOffsets(s string) (string, []nfcSegment) {
+	var it norm.Iter
+	it.InitString(norm.NFC, s)
+	var b strings.Builder
+	segs := []nfcSegment{}
+	for !it.Done() {
+		in := it.Pos()
+		segs = append(segs, nfcSegment{b.Len(), in})
+		b.Write(it.Next())
+	}
+	segs = append(segs, nfcSegment{b.Len(), len(s)})
+	return b.String(), segs
+}
+
+// originalOffset maps a byte offset of the NFC text back to the typed text;
+// an offset inside a segment maps to the segment's start.
+func originalOffset(segs []nfcSegment, off int) int {
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].out > off }) - 1
+	if i < 0 {
+		return 0
+	}
+	if segs[i].out == off || i+1 >= len(segs) {
+		return segs[i].in
+	}
+	if off >= segs[i+1].out {
+		return segs[i+1].in
+	}
+	return segs[i].in
 }
 
 // thaiLetters holds each Thai character as a string, so a Thai text of a

@@ -1,0 +1,302 @@
+package scoring
+
+import (
+	"github.com/examsim/examsim"
+)
+
+// Clause reading: who asserts what. Each cue opens a scope over the words of
+// its clause, and a rubric match is read through the scopes its words fall in:
+//
+//   - negation: "not", "không", "nie", "ไม่" negate the words after them up to
+//     a blocker ("but", "because", "và", "bo", "แต่") or the clause end; a
+//     negation followed by a judgement of use ("is not needed", "nie pomoże",
+//     "không giúp", "ไม่ช่วย") also negates the words before it, so "retrying
+//     is not needed" denies retrying;
+//   - refutation: "instead of", "rather than", "it's wrong to", "thay vì",
+//     "zamiast", "แทนที่จะ" reject what follows; "would only", "would hide",
+//     "jest błędem", "sẽ chỉ" reject what precedes;
+//   - supposition: "if", "nếu", "jeśli", "gdyby", "ถ้า" only suppose what
+//     follows, up to the clause end.
+//
+// A misconception counts only when asserted: none of its words negated
+// (unless the pattern asks for a negation), refuted or supposed, and not in
+// the consequence of a supposition ("if it were transient, a retry would
+// work"). A concept counts when asserted with its own polarity: not negated
+// unless its pattern says {neg}, and not wholly refuted or supposed.
+
+// Scope lengths, in units (a spaced word is wordUnits, a Thai character one).
+const (
+	negForward     = 6 * wordUnits
+	negBackward    = 4 * wordUnits
+	judgementAfter = 2 * wordUnits
+	refuteForward  = 10 * wordUnits
+	refuteBackward = 12 * wordUnits
+	supposeForward = 10 * wordUnits
+)
+
+// cueWords are the words, per language, that open or close scopes. English
+// cues count in every language, as learners mix English into their writing.
+type cueWords struct {
+	blockers     []string // end every scope: conjunctions and relative words
+	judgements   []string // after a negation, they turn it back onto the subject
+	selfJudging  []string // negation cues that judge what precedes them by themselves
+	refuteAhead  []string // reject what follows
+	refuteBehind []string // reject what precedes
+	suppose      []string // suppose what follows
+}
+
+var cueLists = map[examsim.Lang]cueWords{
+	examsim.English: {
+		blockers: []string{"but", "because", "since", "so", "and", "although", "though", "while", "whereas",
+			"which", "that", "who", "when", "then", "otherwise", "whether", "yet", "however", "thus", "therefore", "hence"},
+		judgements: []string{"need*", "necessary", "required", "help*", "useful", "work", "works", "working", "succeed*",
+			"solve*", "fix*", "right", "correct", "appropriate", "answer", "solution", "option", "wise", "good",
+			"worth*", "recommend*", "allowed", "sensible", "advis*", "justified", "warranted", "matter*", "change*",
+			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
+		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
+		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
+		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads"},
+		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if"},
+	},
+	examsim.Vietnamese: {
+		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
+			"để", "còn", "tuy", "sau_đó", "cho_nên", "nên_là", "do", "song", "hoặc"},
+		judgements:   []string{"cần", "cần_thiết", "giúp", "có_ích", "ích", "tác_dụng", "hiệu_quả", "đúng", "hợp_lý", "ổn", "giải_quyết", "thay_đổi", "được", "đáng", "khả_thi", "là_cách", "nên_làm"},
+		selfJudging:  []string{"vô_ích", "vô_nghĩa", "uổng_công", "lãng_phí"},
+		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
+		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
+		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà"},
+	},
+	examsim.Polish: {
+		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
+			"którego", "gdy", "kiedy", "tylko", "natomiast", "żeby", "aby", "chociaż", "choć", "albo", "lub", "czyli", "zatem", "tylko_że", "potem"},
+		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
+		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
+		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu"},
+		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był"},
+	},
+	examsim.Thai: {
+		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
+		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
+		selfJudging:  []string{"ไร้ประโยชน์", "ไม่มีประโยชน์", "เปล่าประโยชน์", "สูญเปล่า", "ไม่มีความหมาย"},
+		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
+		refuteBehind: []string{"จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
+		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ"},
+	},
+}
+
+// cueSet is one language's compiled cues.
+type cueSet struct {
+	negations                                                []term // from negation.go
+	blockers, judgements, refuteAhead, refuteBehind, suppose []term
+	selfJudgingTerms                                         []term
+}
+
+var cueSets = func() map[examsim.Lang]*cueSet {
+	out := map[examsim.Lang]*cueSet{}
+	for _, lang := range examsim.Langs {
+		own, en := cueLists[lang], cueLists[examsim.English]
+		merge := func(a, b []string) []string {
+			if lang == examsim.English {
+				return a
+			}
+			return append(append([]string(nil), a...), b...)
+		}
+		cs := &cueSet{negations: negationCues[lang]}
+		// Polish "a" and "i" are conjunctions, English ones are not blockers there.
+		cs.blockers = compileCues(merge(own.blockers, en.blockers))
+		cs.judgements = compileCues(merge(own.judgements, en.judgements))
+		cs.refuteAhead = compileCues(merge(own.refuteAhead, en.refuteAhead))
+		cs.refuteBehind = compileCues(merge(own.refuteBehind, en.refuteBehind))
+		cs.suppose = compileCues(merge(own.suppose, en.suppose))
+		cs.selfJudgingTerms = compileCues(merge(own.selfJudging, en.selfJudging))
+		out[lang] = cs
+	}
+	return out
+}()
+
+func compileCues(words []string) []term {
+	var out []term
+	for _, w := range words {
+		t, err := compileTerm(w)
+		if err != nil {
+			panic("scoring: bad cue " + w + ": " + err.Error())
+		}
+		t.exact = true
+		switch w {
+		case "ว่า":
+			t.notBefore = []string{"ง"}
+		}
+		t.number()
+		out = append(out, t)
+	}
+	return out
+}
+
+// scope is the stretch of tokens [from, to] a cue governs, and the cue's own
+// tokens [cueFrom, cueTo].
+type scope struct{ from, to, cueFrom, cueTo int }
+
+// reading is what the clause reader found in one text.
+type reading struct {
+	neg, refuted, supposed, hypothetical []scope
+	negCues                              []span // every negation cue, for {neg} and {!neg}
+	// soNen marks Vietnamese "nên" read as "so" rather than "should".
+	soNen []bool
+}
+
+func inAny(ss []scope, i int) bool {
+	for _, s := range ss {
+		if i >= s.from && i <= s.to {
+			return true
+		}
+	}
+	return false
+}
+
+// read runs the clause reader over the indexed text.
+func (x *textIndex) read(lang examsim.Lang) *reading {
+	cs := cueSets[lang]
+	if cs == nil {
+		cs = cueSets[examsim.English]
+	}
+	rd := &x.rd
+	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
+	rd.negCues = rd.negCues[:0]
+	toks := x.toks
+	if len(toks) == 0 {
+		rd.soNen = rd.soNen[:0]
+		return rd
+	}
+	blocked := x.cueMask(&x.blockMask, cs.blockers)
+	// forward returns the last token a scope opened after token i reaches.
+	// Thai marks phrases with spaces: a scope crosses one (between "retry"
+	// and "ไม่ช่วย") but stops at the next.
+	thaiGap := func(a, b int) bool { return (toks[a].thai || toks[b].thai) && toks[b].start > toks[a].end }
+	forward := func(i, units int) int {
+		j, gaps := i, 0
+		for k := i + 1; k < len(toks) && toks[k].clause == toks[i].clause && toks[k].pos-toks[i].pos <= units && !blocked[k]; k++ {
+			if thaiGap(k-1, k) {
+				if gaps++; gaps > 1 {
+					break
+				}
+			}
+			j = k
+		}
+		return j
+	}
+	backward := func(i, units int) int {
+		j, gaps := i, 0
+		for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !blocked[k]; k-- {
+			if thaiGap(k, k+1) {
+				if gaps++; gaps > 1 {
+					break
+				}
+			}
+			j = k
+		}
+		return j
+	}
+	judged := x.cueMask(&x.judgeMask, cs.judgements)
+	selfJudging := spans(cs.selfJudgingTerms, x)
+	for _, n := range spans(cs.negations, x) {
+		rd.negCues = append(rd.negCues, n)
+		s := scope{n.last + 1, forward(n.last, negForward), n.first, n.last}
+		// A judgement right after the negation turns it onto the subject.
+		back := false
+		for k := n.last + 1; k < len(toks) && toks[k].clause == toks[n.last].clause && toks[k].pos-toks[n.last].pos <= judgementAfter; k++ {
+			if judged[k] {
+				back = true
+				break
+			}
+		}
+		if back {
+			s.from = backward(n.first, negBackward)
+			if s.from == n.first {
+				s.from = n.last + 1
+			}
+		}
+		if s.from <= s.to {
+			rd.neg = append(rd.neg, s)
+		}
+	}
+	// "Retrying is pointless": the judgement looks back at its subject.
+	for _, sj := range selfJudging {
+		if from := backward(sj.first, negBackward); from < sj.first {
+			rd.neg = append(rd.neg, scope{from, sj.first - 1, sj.first, sj.last})
+		}
+	}
+	for _, c := range spans(cs.refuteAhead, x) {
+		if to := forward(c.last, refuteForward); to > c.last {
+			rd.refuted = append(rd.refuted, scope{c.last + 1, to, c.first, c.last})
+		}
+	}
+	for _, c := range spans(cs.refuteBehind, x) {
+		if from := backward(c.first, refuteBackward); from < c.first {
+			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
+		}
+	}
+	for _, c := range spans(cs.suppose, x) {
+		to := forward(c.last, supposeForward)
+		if to > c.last {
+			rd.supposed = append(rd.supposed, scope{c.last + 1, to, c.first, c.last})
+		}
+		// The clause after a supposition states its consequence, which is
+		// supposed too: "if it were transient, a retry would work".
+		end := to
+		for end+1 < len(toks) && toks[end+1].sent == toks[c.first].sent && toks[end+1].clause <= toks[to].clause+1 {
+			end++
+		}
+		if end > c.last {
+			rd.hypothetical = append(rd.hypothetical, scope{c.last + 1, end, c.first, c.last})
+		}
+	}
+	rd.soNen = x.soNenMask(lang)
+	return rd
+}
+
+// cueMask marks the tokens where any of the cues starts.
+func (x *textIndex) cueMask(buf *[]bool, cues []term) []bool {
+	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	for _, s := range spans(cues, x) {
+		m[s.first] = true
+	}
+	*buf = m
+	return m
+}
+
+// soNenMask marks each Vietnamese "nên" that means "so": after a comma with
+// words before it in the sentence, after "cho", or once the clause already
+// has its verb "là" or a cause ("vì", "do", "bởi"). "Agent nên retry" keeps
+// its "should".
+func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
+	m := append(x.rd.soNen[:0], make([]bool, len(x.toks))...)
+	if lang != examsim.Vietnamese {
+		return m
+	}
+	toks := x.toks
+	for i := range toks {
+		if toks[i].fold != "nen" || (!toks[i].plain && toks[i].norm != "nên") {
+			continue
+		}
+		if i == 0 || toks[i-1].sent != toks[i].sent {
+			continue // sentence-initial nên is "so" only after a cause, handled below
+		}
+		if toks[i-1].clause != toks[i].clause || toks[i-1].fold == "cho" {
+			m[i] = true
+			continue
+		}
+		for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause; k-- {
+			f := toks[k].fold
+			if f == "nen" {
+				break
+			}
+			if f == "la" || f == "vi" || f == "do" || f == "boi" || f == "bi" {
+				m[i] = true
+				break
+			}
+		}
+	}
+	return m
+}

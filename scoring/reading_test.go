@@ -1,0 +1,94 @@
+package scoring_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
+)
+
+func loadBank(tb testing.TB) *questions.Bank {
+	tb.Helper()
+	fsys, name := questions.Embedded()
+	bank, problems := questions.Load(fsys, name)
+	if len(problems) > 0 {
+		tb.Fatalf("bank problems:\n%s", problems.Error())
+	}
+	return bank
+}
+
+// TestReadsWhoAssertsWhat holds the failures issue 12 lists: refutations
+// counted as beliefs, reversed meanings, "nên" read as "should" where it
+// means "so", typos read onto other words, missed ways of saying escalate.
+func TestReadsWhoAssertsWhat(t *testing.T) {
+	bank := loadBank(t)
+	tests := []struct {
+		question string
+		lang     examsim.Lang
+		text     string
+		hit      []string // concepts or misconceptions that must be found
+		notHit   []string // that must not be
+		minBand  int
+		maxBand  int
+	}{
+		{"partial-source-timeouts", "en", "Hand back the three results and say sources 4 and 5 timed out. Presenting the three as the full answer would hide the gap.",
+			[]string{"return-partials", "name-the-gap"}, []string{"present-as-complete"}, 2, 3},
+		{"malformed-order-id", "en", "It's a validation error; the agent should not fix the id and should not call again, just escalate.",
+			nil, []string{"agent-can-fix"}, 0, 1},
+		{"rate-limited-research", "en", "A 429 can never be retried, so the subagent must not back off and retry",
+			nil, []string{"retry-locally-first"}, 0, 1},
+		{"refund-over-limit-retries", "en", "Business error, same result every time.",
+			[]string{"business-rule"}, nil, 1, 2},
+		{"refund-over-limit-retries", "en", "It is a policy limit, the same every attempt, so loop in a supervisor",
+			[]string{"escalate-for-approval"}, nil, 2, 3},
+		{"refund-over-limit-retries", "en", "It is a business rule: the same limit applies every attempt, so hand it to a person who can approve it.",
+			[]string{"escalate-for-approval"}, nil, 2, 3},
+		{"refund-over-limit-retries", "vi", "Đây là business error, hạn mức áp dụng cho mọi lần thử, nên chuyển cho quản lý duyệt.",
+			[]string{"escalate-for-approval"}, nil, 2, 3},
+		{"refund-over-limit-retries", "pl", "To błąd biznesowy, limit polityki obowiązuje przy każdej próbie, więc przekaż sprawę przełożonemu.",
+			[]string{"escalate-for-approval"}, nil, 2, 3},
+		{"refund-over-limit-retries", "th", "นี่คือ business error เพราะเกินวงเงินตามนโยบาย retry กี่ครั้งก็ถูกปฏิเสธเหมือนเดิม ต้องส่งเรื่องต่อให้หัวหน้าอนุมัติ",
+			[]string{"escalate-for-approval"}, nil, 2, 3},
+		{"coordinator-mixed-branches", "en", "The coordinator should care about what each branch returned: keep the good results, retry the transient one and escalate the permission one",
+			nil, []string{"abort-on-errors"}, 2, 3},
+		// "nên" after a cause means "so": not the misconception's "should".
+		{"malformed-order-id", "vi", "Mã bị sai định dạng nên chờ rồi gửi lại cũng vẫn lỗi, agent phải tự sửa mã theo #NNNNN.",
+			nil, []string{"transient-retry"}, 1, 3},
+		// Negation after the key word.
+		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
+			nil, []string{"more-retries"}, 1, 3},
+	}
+	for _, tt := range tests {
+		q, ok := bank.Question(tt.question)
+		if !ok {
+			t.Fatalf("no question %s", tt.question)
+		}
+		res, err := q.Text(tt.lang).Rubric.Score(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := res.MisconceptionIDs()
+		for _, c := range res.Concepts {
+			if c.Hit {
+				found = append(found, c.ID)
+			}
+		}
+		for _, id := range tt.hit {
+			if !slices.Contains(found, id) {
+				t.Errorf("%s [%s] %q: %s not found (found %v)", tt.question, tt.lang, tt.text, id, found)
+			}
+		}
+		for _, id := range tt.notHit {
+			if slices.Contains(found, id) {
+				t.Errorf("%s [%s] %q: %s found, but the learner does not assert it (found %v)", tt.question, tt.lang, tt.text, id, found)
+			}
+		}
+		if res.Band < tt.minBand || res.Band > tt.maxBand {
+			t.Errorf("%s [%s] %q: band %d, want %d to %d (found %v)", tt.question, tt.lang, tt.text, res.Band, tt.minBand, tt.maxBand, found)
+		}
+	}
+}
+
+var _ = scoring.UnsureBelow
