@@ -73,8 +73,9 @@ type Attempt struct {
 	Misconceptions []string
 	RubricVersion  int
 	CreatedAt      time.Time
-	Source         Source // where the answer was given
-	ExamID         int64  // the exam it was part of, for Source exam
+	Source         Source      // where the answer was given
+	ExamID         int64       // the exam it was part of, for Source exam
+	Human          *HumanGrade // a teacher's regrade; nil if none (see EffectiveBand)
 }
 
 // Source says where an attempt was made.
