@@ -40,115 +40,145 @@ func (r *Room) nextLocked(playerID int64) int {
 // returns it once it is on disk. Students who have an examsim identity also
 // get it in their history.
 func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, explanation string) (*examsim.ClassAnswer, error) {
-	r.mu.Lock()
-	p := r.players[playerID]
-	if p == nil || p.Kicked {
-		r.mu.Unlock()
-		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
-	}
-	now := r.now()
-	var elapsed time.Duration
-	switch {
-	case r.closedLocked():
-		r.mu.Unlock()
-		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
-	case r.sess.Mode == examsim.ModeLive:
-		if r.sess.Phase != examsim.PhaseQuestion || index != r.sess.QuestionIndex ||
-			now.After(r.sess.QuestionStartedAt.Add(r.limit()+r.hub.cfg.Grace)) {
-			r.mu.Unlock()
-			return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
-		}
-		elapsed = now.Sub(r.sess.QuestionStartedAt)
-	default:
-		if index != r.nextLocked(playerID) {
-			r.mu.Unlock()
-			return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
-		}
-		if at, ok := r.opened[answerKey{playerID, index}]; ok {
-			elapsed = now.Sub(at)
-		}
-	}
-	key := answerKey{playerID, index}
-	if _, done := r.answers[index][playerID]; done || r.pending[key] {
-		r.mu.Unlock()
-		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
-	}
-	q, quiz, lang, learnerID := r.qs[index], r.sess.Quiz, p.Lang, p.LearnerID
-	tx := TextOf(q, lang)
-	if !slices.ContainsFunc(tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
-		r.mu.Unlock()
-		return nil, examsim.Errorf(examsim.EINVALID, "class.error_bad_choice")
-	}
-	explanation = strings.TrimSpace(explanation)
-	switch {
-	case quiz.Explanations == examsim.ExplainOff:
-		explanation = ""
-	case quiz.Explanations == examsim.ExplainRequired && explanation == "":
-		r.mu.Unlock()
-		return nil, examsim.Errorf(examsim.EINVALID, "class.error_explanation_required")
-	}
-	if err := scoring.CheckLength(explanation); err != nil {
-		r.mu.Unlock()
-		return nil, err
-	}
-	r.pending[key] = true
-	r.mu.Unlock()
-
-	res, err := tx.Rubric.Score(explanation)
+	ad, err := r.admit(playerID, index, choice, explanation)
 	if err != nil {
-		r.unpend(key)
 		return nil, err
 	}
-	a := &examsim.ClassAnswer{
-		SessionID: r.ID, PlayerID: playerID, QuestionIndex: index, QuestionID: q.ID, Lang: tx.Rubric.Lang,
-		Choice: choice, Correct: choice == q.Answer, Explanation: explanation, ExplanationScore: res.Score,
-		Band: res.Band, Concepts: res.Hits(), Misconceptions: res.MisconceptionIDs(), RubricVersion: tx.Rubric.Version,
-		ElapsedMS: elapsed.Milliseconds(), CreatedAt: now.UTC(),
+	a, err := ad.score()
+	if err == nil {
+		err = r.hub.commit.save(ctx, a)
 	}
-	if explanation == "" {
-		a.ExplanationScore, a.Band, a.Concepts, a.Misconceptions = 0, 0, nil, nil
-	}
-	a.Points = Points(a.Correct, quiz.Scoring, elapsed, time.Duration(quiz.SecondsPerQuestion)*time.Second,
-		quiz.Explanations, a.ExplanationScore)
-	if r.sess.Mode == examsim.ModeAssignment && quiz.Scoring == examsim.ScoreSpeed && elapsed == 0 {
-		a.Points = Points(a.Correct, examsim.ScoreCorrectness, 0, 0, quiz.Explanations, a.ExplanationScore)
-	}
-	if a.Lang == "" {
-		a.Lang = lang
-	}
-
-	if err := r.hub.commit.save(ctx, a); err != nil {
-		r.unpend(key)
+	if err != nil {
+		r.unpend(answerKey{playerID, index})
 		return nil, err
 	}
-	r.mu.Lock()
-	delete(r.pending, key)
-	r.record(a)
-	r.changedLocked(r.sess.Mode == examsim.ModeAssignment)
-	for st := range r.streams { // the student's own screens move to "answer received"
-		if st.playerID == playerID {
-			select {
-			case st.c <- struct{}{}:
-			default:
-			}
-		}
-	}
-	r.mu.Unlock()
-
-	if learnerID != 0 && r.hub.cfg.Attempts != nil {
-		at := &examsim.Attempt{LearnerID: learnerID, QuestionID: q.ID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-			Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
-			Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt}
-		if err := r.hub.cfg.Attempts.CreateAttempt(context.WithoutCancel(ctx), at); err != nil {
+	r.accept(a)
+	if ad.learnerID != 0 && r.hub.cfg.Attempts != nil {
+		if err := r.hub.cfg.Attempts.CreateAttempt(context.WithoutCancel(ctx), historyEntry(a, ad.learnerID)); err != nil {
 			// The answer counts in the room; only the history entry is missing.
-			r.hub.cfg.Logger.Warn("classroom: adding an answer to the learner's history", "learner", learnerID, "err", err)
+			r.hub.cfg.Logger.Warn("classroom: adding an answer to the learner's history", "learner", ad.learnerID, "err", err)
 		}
 	}
 	return a, nil
+}
+
+// admission is an answer the room has let in and marked pending, with what
+// scoring it needs, read under the room's lock.
+type admission struct {
+	roomID      int64
+	playerID    int64
+	index       int
+	q           *questions.Question
+	tx          *questions.Text
+	quiz        examsim.Quiz
+	assignment  bool
+	lang        examsim.Lang
+	learnerID   int64
+	choice      string
+	explanation string
+	elapsed     time.Duration
+	at          time.Time
+}
+
+// admit checks an answer against the room's rules and, if it may be taken,
+// marks it pending so a second tap is refused while the first is written.
+func (r *Room) admit(playerID int64, index int, choice, explanation string) (*admission, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.players[playerID]
+	if p == nil || p.Kicked {
+		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+	}
+	now := r.now()
+	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.sess.Quiz, lang: p.Lang, learnerID: p.LearnerID,
+		choice: choice, assignment: r.sess.Mode == examsim.ModeAssignment, at: now}
+	key := answerKey{playerID, index}
+	switch {
+	case r.closedLocked():
+		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
+	case !ad.assignment:
+		if r.sess.Phase != examsim.PhaseQuestion || index != r.sess.QuestionIndex ||
+			now.After(r.sess.QuestionStartedAt.Add(r.limit()+r.hub.cfg.Grace)) {
+			return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
+		}
+		ad.elapsed = now.Sub(r.sess.QuestionStartedAt)
+	case index != r.nextLocked(playerID):
+		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
+	default:
+		if at, ok := r.opened[key]; ok {
+			ad.elapsed = now.Sub(at)
+		}
+	}
+	if _, done := r.answers[index][playerID]; done || r.pending[key] {
+		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
+	}
+	ad.q = r.qs[index]
+	ad.tx = TextOf(ad.q, p.Lang)
+	if !slices.ContainsFunc(ad.tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
+		return nil, examsim.Errorf(examsim.EINVALID, "class.error_bad_choice")
+	}
+	ad.explanation = strings.TrimSpace(explanation)
+	switch {
+	case ad.quiz.Explanations == examsim.ExplainOff:
+		ad.explanation = ""
+	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "":
+		return nil, examsim.Errorf(examsim.EINVALID, "class.error_explanation_required")
+	}
+	if err := scoring.CheckLength(ad.explanation); err != nil {
+		return nil, err
+	}
+	r.pending[key] = true
+	return ad, nil
+}
+
+// score grades an admitted answer; it runs outside the room's lock.
+func (ad *admission) score() (*examsim.ClassAnswer, error) {
+	res, err := ad.tx.Rubric.Score(ad.explanation)
+	if err != nil {
+		return nil, err
+	}
+	a := &examsim.ClassAnswer{
+		SessionID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
+		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation, ExplanationScore: res.Score,
+		Band: res.Band, Concepts: res.Hits(), Misconceptions: res.MisconceptionIDs(), RubricVersion: ad.tx.Rubric.Version,
+		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
+	}
+	if ad.explanation == "" {
+		a.ExplanationScore, a.Band, a.Concepts, a.Misconceptions = 0, 0, nil, nil
+	}
+	scoringMode := ad.quiz.Scoring
+	if ad.assignment {
+		scoringMode = examsim.ScoreCorrectness // self-paced: how fast a student read says nothing
+	}
+	a.Points = Points(a.Correct, scoringMode, ad.elapsed, time.Duration(ad.quiz.SecondsPerQuestion)*time.Second,
+		ad.quiz.Explanations, a.ExplanationScore)
+	if a.Lang == "" {
+		a.Lang = ad.lang
+	}
+	return a, nil
+}
+
+// accept records a committed answer and wakes who sees it.
+func (r *Room) accept(a *examsim.ClassAnswer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.pending, answerKey{a.PlayerID, a.QuestionIndex})
+	r.record(a)
+	r.changedLocked(r.sess.Mode == examsim.ModeAssignment)
+	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
+		st.wake()
+	}
 }
 
 func (r *Room) unpend(k answerKey) {
 	r.mu.Lock()
 	delete(r.pending, k)
 	r.mu.Unlock()
+}
+
+// historyEntry is a committed class answer as the student's history keeps it.
+func historyEntry(a *examsim.ClassAnswer, learnerID int64) *examsim.Attempt {
+	return &examsim.Attempt{LearnerID: learnerID, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
+		Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
+		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt}
 }

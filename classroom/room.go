@@ -19,6 +19,7 @@ type Room struct {
 	hub *Hub
 	ID  int64
 
+	ctl      sync.Mutex // orders state changes; held while one is stored, with mu free
 	mu       sync.Mutex
 	sess     examsim.ClassSession
 	qs       []*questions.Question
@@ -31,6 +32,7 @@ type Room struct {
 	counts   []map[string]int // per question: committed choices
 	opened   map[answerKey]time.Time
 	streams  map[*Stream]struct{}
+	byOwner  map[int64][]*Stream // by player, 0 for the host; oldest first
 	log      []LogEntry
 	timer    *time.Timer
 	version  uint64    // bumps when what students see changes
@@ -55,7 +57,7 @@ type player struct {
 func newRoom(h *Hub, cs *examsim.ClassSession, qs []*questions.Question) *Room {
 	r := &Room{hub: h, ID: cs.ID, sess: *cs, qs: qs, players: map[int64]*player{}, byHash: map[string]*player{},
 		nickKeys: map[string]bool{}, pending: map[answerKey]bool{}, opened: map[answerKey]time.Time{},
-		streams: map[*Stream]struct{}{}, version: 1, live: 1}
+		streams: map[*Stream]struct{}{}, byOwner: map[int64][]*Stream{}, version: 1, live: 1}
 	r.answers = make([]map[int64]*examsim.ClassAnswer, len(qs))
 	r.counts = make([]map[string]int, len(qs))
 	for i := range qs {
@@ -121,10 +123,7 @@ func (r *Room) changedLocked(students bool) {
 	}
 	for s := range r.streams {
 		if s.host || students {
-			select {
-			case s.c <- struct{}{}:
-			default: // already woken; it will read the latest state
-			}
+			s.wake()
 		}
 	}
 }
@@ -204,72 +203,96 @@ func (r *Room) Rejoin(token string) (examsim.Player, bool) {
 
 // Kick removes a player: their token stops working and their streams end.
 func (r *Room) Kick(ctx context.Context, playerID int64) error {
+	r.ctl.Lock()
+	defer r.ctl.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	p := r.players[playerID]
-	if p == nil || p.Kicked {
+	gone := p == nil || p.Kicked
+	r.mu.Unlock()
+	if gone {
 		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
 	}
 	if err := r.hub.cfg.Store.KickPlayer(context.WithoutCancel(ctx), r.ID, playerID); err != nil {
 		return err
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	p.Kicked = true
 	delete(r.byHash, string(p.RejoinHash))
-	for s := range r.streams {
-		if s.playerID == playerID {
-			s.kick()
-		}
+	for _, s := range r.byOwner[playerID] {
+		s.end(Kicked)
 	}
 	r.logLocked(p.Nickname, "kicked")
 	r.changedLocked(false)
 	return nil
 }
 
-// SetLocked locks or unlocks the room to new players.
-func (r *Room) SetLocked(ctx context.Context, locked bool) error {
+// transition changes the session's state. change edits a copy under the
+// room's lock (false: nothing to do); the store writes it with no lock held,
+// so a slow fsync stalls no answer and no stream; applied runs under the lock
+// once it is stored. ctl keeps transitions in order, one at a time.
+func (r *Room) transition(ctx context.Context, students bool, change func(ns *examsim.ClassSession) (bool, error), applied func()) error {
+	r.ctl.Lock()
+	defer r.ctl.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	ns := r.sess
-	ns.Locked = locked
+	ok, err := change(&ns)
+	r.mu.Unlock()
+	if err != nil || !ok {
+		return err
+	}
 	if err := r.persist(ctx, &ns); err != nil {
 		return err
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.sess = ns
-	r.changedLocked(false)
+	if applied != nil {
+		applied()
+	}
+	r.changedLocked(students)
 	return nil
+}
+
+func (r *Room) stopTimerLocked() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+}
+
+// SetLocked locks or unlocks the room to new players.
+func (r *Room) SetLocked(ctx context.Context, locked bool) error {
+	return r.transition(ctx, false, func(ns *examsim.ClassSession) (bool, error) {
+		ns.Locked = locked
+		return true, nil
+	}, nil)
 }
 
 // Next starts the first question, or goes on from a revealed one, or ends
 // the quiz after the last. from is the question index the host's screen
 // showed: a repeated click finds the room moved on and changes nothing.
 func (r *Room) Next(ctx context.Context, from int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.sess.Mode != examsim.ModeLive || r.closedLocked() {
-		return examsim.Errorf(examsim.ECONFLICT, "class.error_not_running")
-	}
-	if r.sess.QuestionIndex != from {
-		return nil
-	}
-	if r.sess.Phase == examsim.PhaseQuestion {
-		return examsim.Errorf(examsim.ECONFLICT, "class.error_reveal_first")
-	}
-	ns := r.sess
-	now := r.now()
-	if next := ns.QuestionIndex + 1; next >= len(r.qs) {
-		ns.Phase, ns.EndedAt = examsim.PhaseEnded, now
-	} else {
-		ns.Phase, ns.QuestionIndex, ns.QuestionStartedAt = examsim.PhaseQuestion, next, now
-	}
-	if err := r.persist(ctx, &ns); err != nil {
-		return err
-	}
-	r.sess = ns
-	if ns.Phase == examsim.PhaseQuestion {
-		r.armTimer()
-	}
-	r.changedLocked(true)
-	return nil
+	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+		switch {
+		case ns.Mode != examsim.ModeLive || r.closedLocked():
+			return false, examsim.Errorf(examsim.ECONFLICT, "class.error_not_running")
+		case ns.QuestionIndex != from:
+			return false, nil
+		case ns.Phase == examsim.PhaseQuestion:
+			return false, examsim.Errorf(examsim.ECONFLICT, "class.error_reveal_first")
+		}
+		now := r.now()
+		if next := ns.QuestionIndex + 1; next >= len(r.qs) {
+			ns.Phase, ns.EndedAt = examsim.PhaseEnded, now
+		} else {
+			ns.Phase, ns.QuestionIndex, ns.QuestionStartedAt = examsim.PhaseQuestion, next, now
+		}
+		return true, nil
+	}, func() {
+		if r.sess.Phase == examsim.PhaseQuestion {
+			r.armTimer()
+		}
+	})
 }
 
 // Limit is the time a live question is open for.
@@ -293,60 +316,36 @@ func (r *Room) armTimer() {
 
 // Reveal closes the current question and shows its answer to the room.
 func (r *Room) Reveal(ctx context.Context, from int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.sess.Phase != examsim.PhaseQuestion || r.sess.QuestionIndex != from || r.sess.Mode != examsim.ModeLive {
-		return nil // already revealed, or a stale click
-	}
-	ns := r.sess
-	ns.Phase = examsim.PhaseReveal
-	if err := r.persist(ctx, &ns); err != nil {
-		return err
-	}
-	r.sess = ns
-	if r.timer != nil {
-		r.timer.Stop()
-	}
-	r.changedLocked(true)
-	return nil
+	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+		if ns.Phase != examsim.PhaseQuestion || ns.QuestionIndex != from || ns.Mode != examsim.ModeLive {
+			return false, nil // already revealed, or a stale click
+		}
+		ns.Phase = examsim.PhaseReveal
+		return true, nil
+	}, r.stopTimerLocked)
 }
 
 // ShowLeaderboard shows the standings after a revealed question.
 func (r *Room) ShowLeaderboard(ctx context.Context, from int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.sess.Quiz.Leaderboard {
-		return examsim.Errorf(examsim.ECONFLICT, "class.error_leaderboard_off")
-	}
-	if r.sess.Phase != examsim.PhaseReveal || r.sess.QuestionIndex != from {
-		return nil
-	}
-	ns := r.sess
-	ns.Phase = examsim.PhaseLeaderboard
-	if err := r.persist(ctx, &ns); err != nil {
-		return err
-	}
-	r.sess = ns
-	r.changedLocked(true)
-	return nil
+	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+		if !ns.Quiz.Leaderboard {
+			return false, examsim.Errorf(examsim.ECONFLICT, "class.error_leaderboard_off")
+		}
+		if ns.Phase != examsim.PhaseReveal || ns.QuestionIndex != from {
+			return false, nil
+		}
+		ns.Phase = examsim.PhaseLeaderboard
+		return true, nil
+	}, nil)
 }
 
 // End finishes the session: no more answers or players; the podium shows.
 func (r *Room) End(ctx context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.sess.EndedAt.IsZero() {
-		return nil
-	}
-	ns := r.sess
-	ns.Phase, ns.EndedAt = examsim.PhaseEnded, r.now()
-	if err := r.persist(ctx, &ns); err != nil {
-		return err
-	}
-	r.sess = ns
-	if r.timer != nil {
-		r.timer.Stop()
-	}
-	r.changedLocked(true)
-	return nil
+	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+		if !ns.EndedAt.IsZero() {
+			return false, nil
+		}
+		ns.Phase, ns.EndedAt = examsim.PhaseEnded, r.now()
+		return true, nil
+	}, r.stopTimerLocked)
 }

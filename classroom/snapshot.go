@@ -104,9 +104,12 @@ func (r *Room) buildLocked() *Snapshot {
 	}
 	s.Ranking = slices.Clone(s.Players)
 	sort.SliceStable(s.Ranking, func(i, j int) bool { return s.Ranking[i].Points > s.Ranking[j].Points })
-	for i := range s.Ranking {
+	for i := range s.Ranking { // tied players share a place: 1, 1, 3
 		s.Ranking[i].Rank = i + 1
-		s.rank[s.Ranking[i].ID] = i + 1
+		if i > 0 && s.Ranking[i].Points == s.Ranking[i-1].Points {
+			s.Ranking[i].Rank = s.Ranking[i-1].Rank
+		}
+		s.rank[s.Ranking[i].ID] = s.Ranking[i].Rank
 	}
 	return s
 }
