@@ -163,6 +163,12 @@ func classLogText(ctx context.Context, e classroom.LogEntry) string {
 
 func sessionTitle(s examsim.ClassSession) string { return s.Quiz.Title }
 
+// endedEarly reports a live room ended before its last question: the host
+// pressed End, or deleted their account.
+func endedEarly(s *classroom.Snapshot) bool {
+	return s.Session.Mode == examsim.ModeLive && s.Session.QuestionIndex < len(s.Questions)-1
+}
+
 // langsMissing lists the languages a question lacks, for the builder.
 func langsMissing(q *questions.Question) string {
 	var out []string
