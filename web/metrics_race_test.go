@@ -36,7 +36,7 @@ func TestMetricsConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			c := newClient(t, a.Server)
-			token := c.get("/join?code=" + code).doc.Find(`input[name=_csrf]`).AttrOr("value", "")
+			token := c.get("/join?code="+code).doc.Find(`input[name=_csrf]`).AttrOr("value", "")
 			p := c.postRaw("/join", url.Values{"code": {code}, "nickname": {fmt.Sprintf("Scraped %d", i)}, "lang": {"en"}, "_csrf": {token}})
 			if p.status != http.StatusSeeOther {
 				t.Errorf("join %d: %d", i, p.status)
