@@ -645,21 +645,6 @@ func TestJoinRules(t *testing.T) {
 	}
 }
 
-func TestLimiter(t *testing.T) {
-	l := classroom.NewLimiter(3, time.Minute)
-	for i := 0; i < 3; i++ {
-		if l.Blocked("1.2.3.4") {
-			t.Fatalf("blocked after %d failures", i)
-		}
-		l.Fail("1.2.3.4")
-	}
-	if !l.Blocked("1.2.3.4") || l.Blocked("5.6.7.8") {
-		t.Error("the limit is not per client")
-	}
-}
-
-// TestCSV exports Thai and Vietnamese text and formula-like cells, and
-// reads them back exactly.
 func TestCSV(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
