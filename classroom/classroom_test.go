@@ -782,3 +782,30 @@ func TestEvict(t *testing.T) {
 		t.Error("the room read back does not know its player")
 	}
 }
+
+// TestAssignmentHasNoSpeedPoints answers a self-paced assignment of a
+// speed-scored quiz slowly and quickly: both earn the full right-answer points.
+func TestAssignmentHasNoSpeedPoints(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room, err := f.hub.Create(ctx, f.quiz(t, examsim.ScoreSpeed, examsim.ExplainOff), f.host.ID,
+		examsim.ModeAssignment, f.clock.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := room.Join(ctx, "Slow", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, wait := range []time.Duration{15 * time.Second, time.Second} {
+		room.Open(p.ID)
+		f.clock.Advance(wait)
+		a, err := room.Answer(ctx, p.ID, i, f.answerOf(i), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Points != classroom.CorrectPoints {
+			t.Errorf("question %d answered after %v: %d points, want %d", i, wait, a.Points, classroom.CorrectPoints)
+		}
+	}
+}
