@@ -222,26 +222,24 @@ func anyMatch(ps []*Pattern, x *textIndex, rd *reading, mode matchMode) ([]span,
 }
 
 // evidence turns the spans of a match into byte ranges of the text, in
-// order, with overlapping ranges merged.
+// order; words next to each other in one clause make one range.
 func (x *textIndex) evidence(ev []span) []Span {
 	if len(ev) == 0 {
 		return nil
 	}
-	out := make([]Span, 0, len(ev))
-	for _, s := range ev {
-		out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
-	}
-	slices.SortFunc(out, func(a, b Span) int { return a.Start - b.Start })
-	merged := out[:1]
-	for _, s := range out[1:] {
-		last := &merged[len(merged)-1]
-		if s.Start <= last.End {
-			last.End = max(last.End, s.End)
-			continue
+	order := slices.Clone(ev)
+	slices.SortFunc(order, func(a, b span) int { return a.first - b.first })
+	out := make([]Span, 0, len(order))
+	last := -2
+	for _, s := range order {
+		if len(out) > 0 && s.first <= last+1 && x.toks[s.first].clause == x.toks[max(last, 0)].clause {
+			out[len(out)-1].End = max(out[len(out)-1].End, x.toks[s.last].end)
+		} else {
+			out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
 		}
-		merged = append(merged, s)
+		last = max(last, s.last)
 	}
-	return merged
+	return out
 }
 
 // wordCount counts the text's words, four Thai characters to a word.
