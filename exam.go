@@ -60,7 +60,8 @@ type ExamItem struct {
 	Concepts       []ConceptHit
 	Misconceptions []string
 	RubricVersion  int
-	AttemptID      int64 // the attempt recorded for this answer; 0 if unanswered
+	AttemptID      int64       // the attempt recorded for this answer; 0 if unanswered
+	Human          *HumanGrade // a teacher's regrade of the attempt; nil if none
 }
 
 // Submitted reports whether the exam has been submitted.

@@ -5,6 +5,7 @@ package examsim
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -73,8 +74,9 @@ type Attempt struct {
 	Misconceptions []string
 	RubricVersion  int
 	CreatedAt      time.Time
-	Source         Source // where the answer was given
-	ExamID         int64  // the exam it was part of, for Source exam
+	Source         Source      // where the answer was given
+	ExamID         int64       // the exam it was part of, for Source exam
+	Human          *HumanGrade // a teacher's regrade; nil if none (see EffectiveBand)
 }
 
 // Source says where an attempt was made.
@@ -283,9 +285,29 @@ type ClassroomService interface {
 	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)
 	KickPlayer(ctx context.Context, sessionID, playerID int64) error
 
-	// SaveAnswers stores a batch of answers in one transaction: all or none.
+	// SaveAnswers stores a batch of answers in one transaction. An answer
+	// the database refuses (its room or player is gone) is left out on its
+	// own and the rest are stored: the error is then an AnswerErrors. Any
+	// other error means none of the batch was stored.
 	SaveAnswers(ctx context.Context, answers []*ClassAnswer) error
 	ListAnswers(ctx context.Context, sessionID int64) ([]*ClassAnswer, error)
+}
+
+// AnswerErrors says which answers of a batch were refused: one entry per
+// answer, nil for each one that was stored.
+type AnswerErrors []error
+
+func (e AnswerErrors) Error() string {
+	n, first := 0, error(nil)
+	for _, err := range e {
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of %d answers refused; first: %v", n, len(e), first)
 }
 
 // Prediction is a learner's guess, in the sandbox, of what an agent should

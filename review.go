@@ -48,7 +48,7 @@ func ReviewQuality(correct, explained bool, band int) int {
 
 // AttemptQuality grades an attempt for SM-2.
 func AttemptQuality(a *Attempt) int {
-	return ReviewQuality(a.Correct, a.Explanation != "", a.Band)
+	return ReviewQuality(a.Correct, a.Explanation != "", a.EffectiveBand())
 }
 
 // NeedsReview reports whether an answer of this quality puts a question on

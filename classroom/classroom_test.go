@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -239,24 +241,23 @@ func TestHubConcurrency(t *testing.T) {
 	room := f.live(t, examsim.ScoreSpeed)
 	const n = 60
 	players := make([]*examsim.Player, n)
+	errs := make([]error, n) // collected, and checked once every goroutine is done
 	var wg sync.WaitGroup
 	for i := range players {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, _, err := room.Join(ctx, fmt.Sprintf("student %d", i), examsim.Langs[i%4], 0)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			players[i] = p
+			players[i], _, errs[i] = room.Join(ctx, fmt.Sprintf("student %d", i), examsim.Langs[i%4], 0)
 		}()
 	}
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("joining: %v", err)
+	}
 	if err := room.Next(ctx, -1); err != nil {
 		t.Fatal(err)
 	}
-	woken := make(chan struct{}, n)
+	host := room.Watch(0)
 	for i, p := range players {
 		wg.Add(1)
 		go func() {
@@ -265,19 +266,28 @@ func TestHubConcurrency(t *testing.T) {
 			defer s.Close()
 			<-s.C()
 			room.Snapshot()
+			room.StageSnapshot()
 			choice := f.answerOf(0)
 			if i%3 == 0 {
 				choice = f.wrongOf(0)
 			}
-			if _, err := room.Answer(ctx, p.ID, 0, choice, "empty result, not a failure"); err != nil {
-				t.Error(err)
-			}
-			woken <- struct{}{}
+			_, errs[i] = room.Answer(ctx, p.ID, 0, choice, "empty result, not a failure")
+			room.Player(p.ID)
 		}()
 	}
-	host := room.Watch(0)
+	wg.Add(1)
+	go func() { // the host's screen reads while the answers arrive
+		defer wg.Done()
+		for range 50 {
+			room.Snapshot()
+			f.hub.Stats()
+		}
+	}()
 	wg.Wait()
 	host.Close()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("answering: %v", err)
+	}
 	snap := room.Snapshot()
 	if snap.Answered != n || len(snap.Players) != n {
 		t.Fatalf("answered %d of %d players %d", snap.Answered, n, len(snap.Players))
@@ -288,6 +298,168 @@ func TestHubConcurrency(t *testing.T) {
 	}
 	if st := f.hub.Stats(); st.Committed != n || st.Streams != 0 {
 		t.Errorf("stats = %+v", st)
+	}
+}
+
+// TestHubConcurrentLifecycle drives the host's controls, kicks, joins and
+// streams of two rooms at once; under -race it checks the lifecycle and
+// the hub's room table share nothing unguarded.
+func TestHubConcurrentLifecycle(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	rooms := []*classroom.Room{f.live(t, examsim.ScoreSpeed), f.live(t, examsim.ScoreCorrectness)}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for ri, room := range rooms {
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p, _, err := room.Join(ctx, fmt.Sprintf("r%d p%d", ri, i), examsim.English, 0)
+				if err != nil {
+					// The host may have locked or ended the room first.
+					if e := (*examsim.Error)(nil); !errors.As(err, &e) || e.Code != examsim.ECONFLICT {
+						errs <- err
+					}
+					return
+				}
+				s := room.Watch(p.ID)
+				<-s.C()
+				if i%4 == 0 {
+					if err := room.Kick(ctx, p.ID); err != nil {
+						errs <- err
+					}
+				}
+				s.Close()
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, step := range []func() error{
+				func() error { return room.SetLocked(ctx, true) },
+				func() error { return room.SetLocked(ctx, false) },
+				func() error { return room.Next(ctx, -1) },
+				func() error { return room.Reveal(ctx, 0) },
+				func() error { return room.ShowLeaderboard(ctx, 0) },
+				func() error { return room.Next(ctx, 0) },
+				func() error { return room.End(ctx) },
+			} {
+				if err := step(); err != nil {
+					errs <- err
+				}
+				if _, err := f.hub.Room(ctx, room.ID); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 20 {
+			f.hub.Stats()
+			f.hub.Evict(time.Time{})
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, room := range rooms {
+		if s := room.Session(); s.Phase != examsim.PhaseEnded {
+			t.Errorf("room %d ended in phase %s", room.ID, s.Phase)
+		}
+	}
+}
+
+// TestStreamCaps opens more streams than one player, and one room's host,
+// may hold: each new one past the cap ends the owner's oldest as replaced,
+// and other owners' streams are untouched.
+func TestStreamCaps(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	p, _, err := room.Join(ctx, "many tabs", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := room.Join(ctx, "one tab", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := room.Watch(q.ID)
+	defer other.Close()
+	for _, c := range []struct {
+		owner int64
+		limit int
+	}{{p.ID, classroom.MaxPlayerStreams}, {0, classroom.MaxHostStreams}} {
+		var opened []*classroom.Stream
+		for range c.limit + 5 {
+			opened = append(opened, room.Watch(c.owner))
+		}
+		for i, s := range opened {
+			select {
+			case <-s.Ended():
+				if i >= 5 {
+					t.Errorf("owner %d: stream %d of %d ended, but it is among the newest %d", c.owner, i, len(opened), c.limit)
+				} else if s.Reason() != classroom.Replaced {
+					t.Errorf("owner %d: stream %d ended for reason %d, want Replaced", c.owner, i, s.Reason())
+				}
+			default:
+				if i < 5 {
+					t.Errorf("owner %d: stream %d of %d still open past the cap of %d", c.owner, i, len(opened), c.limit)
+				}
+			}
+		}
+		for _, s := range opened {
+			s.Close()
+		}
+	}
+	select {
+	case <-other.Ended():
+		t.Error("another player's stream was ended")
+	default:
+	}
+	if st := f.hub.Stats(); st.Streams != 1 {
+		t.Errorf("%d streams open after closing, want 1", st.Streams)
+	}
+}
+
+// TestTiesShareARank gives two players the same points: they share first
+// place and the next player is third.
+func TestTiesShareARank(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	var ps []*examsim.Player
+	for _, name := range []string{"Ada", "Bea", "Cy"} {
+		p, _, err := room.Join(ctx, name, examsim.English, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		choice := f.answerOf(0)
+		if i == 2 {
+			choice = f.wrongOf(0)
+		}
+		if _, err := room.Answer(ctx, p.ID, 0, choice, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := room.Reveal(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	snap := room.Snapshot()
+	got := []int{snap.Rank(ps[0].ID), snap.Rank(ps[1].ID), snap.Rank(ps[2].ID)}
+	if !slices.Equal(got, []int{1, 1, 3}) {
+		t.Errorf("ranks = %v, want [1 1 3]", got)
 	}
 }
 
@@ -428,7 +600,10 @@ func TestRejoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-w.Kicked():
+	case <-w.Ended():
+		if w.Reason() != classroom.Kicked {
+			t.Errorf("the kicked student's stream ended for reason %d", w.Reason())
+		}
 	default:
 		t.Error("the stream of a kicked student was not told")
 	}

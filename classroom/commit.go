@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -115,6 +116,22 @@ func (c *committer) write(batch []*pendingAnswer) {
 	err := c.store.SaveAnswers(ctx, answers)
 	cancel()
 	c.batches.Add(1)
+	if c.onBatch != nil {
+		c.onBatch(len(batch), time.Since(start))
+	}
+	var refused examsim.AnswerErrors
+	if errors.As(err, &refused) && len(refused) == len(batch) {
+		// The store stored the rest: only the refused answers fail.
+		for i, p := range batch {
+			if refused[i] != nil {
+				c.failed.Add(1)
+			} else {
+				c.committed.Add(1)
+			}
+			p.done <- refused[i]
+		}
+		return
+	}
 	if err != nil {
 		c.failed.Add(int64(len(batch)))
 		if c.logger != nil { // each request logs too; this says it was one transaction
@@ -122,9 +139,6 @@ func (c *committer) write(batch []*pendingAnswer) {
 		}
 	} else {
 		c.committed.Add(int64(len(batch)))
-	}
-	if c.onBatch != nil {
-		c.onBatch(len(batch), time.Since(start))
 	}
 	for _, p := range batch {
 		p.done <- err

@@ -235,6 +235,31 @@ func (h *Hub) Room(ctx context.Context, sessionID int64) (*Room, error) {
 	return r, nil
 }
 
+// EndHostedBy ends every running session hosted by hostID, live or
+// assignment, as if the host had pressed "End the session": its students see
+// the quiz ended and no answer is taken after. Deleting the host's account
+// calls it first, so the deletion never leaves a room running on rows that
+// are gone.
+func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
+	sessions, err := h.cfg.Store.ListSessions(ctx, hostID, -1)
+	if err != nil {
+		return err
+	}
+	for _, cs := range sessions {
+		if !cs.EndedAt.IsZero() {
+			continue
+		}
+		r, err := h.Room(ctx, cs.ID)
+		if err != nil {
+			return err
+		}
+		if err := r.End(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // RoomByCode returns the running room with a join code.
 func (h *Hub) RoomByCode(ctx context.Context, code string) (*Room, error) {
 	cs, err := h.cfg.Store.FindSessionByCode(ctx, code)
@@ -256,12 +281,4 @@ func NewToken() (token string, hash []byte) {
 func HashToken(token string) []byte {
 	sum := sha256.Sum256([]byte(token))
 	return sum[:]
-}
-
-// TextOf returns a question in lang, English when it lacks that language.
-func TextOf(q *questions.Question, lang examsim.Lang) *questions.Text {
-	if tx := q.Text(lang); tx != nil {
-		return tx
-	}
-	return q.Text(examsim.English)
 }

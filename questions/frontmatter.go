@@ -63,7 +63,7 @@ var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 func decodeYAML(f *file, data []byte, firstLine int, v any) (*yaml.Node, bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		reportYAMLError(f, err, firstLine)
+		reportYAMLSyntax(f, data, firstLine, err)
 		return nil, false
 	}
 	if root.Kind == 0 { // empty front matter
@@ -152,6 +152,54 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 	}
 	yamlFieldCache.Store(t, m)
 	return m
+}
+
+// yamlParserProblems are the YAML parser's (not scanner's) messages. The
+// parser names the line a construct began on counted from 0, the scanner
+// counts from 1, and both fall back to another mark when the construct is on
+// the first line; see reportYAMLSyntax.
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'": true, "did not find expected ',' or '}'": true,
+	"did not find expected '-' indicator": true, "did not find expected <document start>": true,
+	"did not find expected <stream-start>": true, "did not find expected key": true,
+	"did not find expected node content": true, "found duplicate %TAG directive": true,
+	"found duplicate %YAML directive": true, "found incompatible YAML document": true,
+	"found undefined tag handle": true,
+}
+
+// reportYAMLSyntax reports a syntax error on the line it is on. The decoder
+// numbers lines inconsistently (a parser error on line 3 says "line 2", one
+// in a construct opened on line 1 names another line), so the text is parsed
+// again one line down, where every construct is past line 0, and the count
+// is corrected by kind. Where the construct began before the error (a
+// mapping indented wrongly later), the first prefix of the text that fails
+// the same way names the line.
+func reportYAMLSyntax(f *file, data []byte, firstLine int, err error) {
+	shifted := yaml.Unmarshal(append([]byte("\n"), data...), &yaml.Node{})
+	if shifted == nil {
+		reportYAMLError(f, err, firstLine)
+		return
+	}
+	m := yamlLine.FindStringSubmatch(shifted.Error())
+	if m == nil {
+		reportYAMLError(f, err, firstLine)
+		return
+	}
+	line, _ := strconv.Atoi(m[1])
+	msg := strings.TrimSpace(m[2])
+	if !yamlParserProblems[msg] {
+		line-- // the scanner counted the added line from 1
+	} else {
+		lines := bytes.Split(data, []byte("\n"))
+		for k := max(line, 1); k <= len(lines); k++ {
+			prefix := bytes.Join(lines[:k], []byte("\n"))
+			if e := yaml.Unmarshal(prefix, &yaml.Node{}); e != nil && strings.HasSuffix(e.Error(), msg) {
+				line = k
+				break
+			}
+		}
+	}
+	f.addf(firstLine+max(line, 1)-1, "%s", msg)
 }
 
 func reportYAMLError(f *file, err error, firstLine int) {

@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/scoring"
@@ -18,6 +20,15 @@ import (
 var sprintf = fmt.Sprintf
 
 var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// The sane range of rubric numbers. A concept weighing more than ten times
+// the lightest would make the rest of the rubric noise, and a penalty over
+// 100 takes off more than a score can hold; zero or less would invert the
+// score or silence a rule, so a number written out must be at least 1.
+const (
+	MaxConceptWeight = 10
+	MaxPenalty       = 100
+)
 
 // Load reads and checks the bank in fsys, reporting paths under display. It
 // returns every problem it finds, never just the first; the bank is usable
@@ -31,7 +42,7 @@ func Load(fsys fs.FS, display string) (*Bank, Problems) {
 		return nil, l.problems
 	}
 	for _, e := range entries {
-		if !e.IsDir() {
+		if dir, _ := l.entryKind(e.Name(), e); !dir {
 			continue
 		}
 		topic := l.loadTopic(e.Name())
@@ -83,14 +94,79 @@ func (l *loader) fileAt(rel string) *file {
 	return &file{path: path.Join(l.display, rel), problems: &l.problems}
 }
 
-// read returns a file's bytes, or reports it missing at the file that needs it.
+// read returns a language file's bytes, or reports it missing at the file
+// that needs it.
 func (l *loader) read(rel string, need *file, line int) ([]byte, bool) {
-	data, err := fs.ReadFile(l.fsys, rel)
-	if err != nil {
-		need.addf(line, "%s is missing: every question and lesson needs all of en, vi, pl and th", path.Base(rel))
+	return l.readText(rel, need, line, sprintf("%s is missing: every question and lesson needs all of en, vi, pl and th", path.Base(rel)))
+}
+
+// MaxFileBytes is the largest bank file the loader reads; the longest
+// question file today is a few kilobytes.
+const MaxFileBytes = 1 << 20
+
+// readText reads a bank file that must be a regular UTF-8 text file. A
+// missing, irregular or oversized file is reported at need (the file that
+// requires it), with missing as the message when it does not exist; bad
+// bytes are reported at their own line of the file itself. The file is
+// stat-ed first and opened only when regular, so a named pipe never blocks.
+func (l *loader) readText(rel string, need *file, line int, missing string) ([]byte, bool) {
+	info, err := fs.Stat(l.fsys, rel)
+	switch {
+	case err != nil:
+		need.addf(line, "%s", missing)
+		return nil, false
+	case !info.Mode().IsRegular():
+		need.addf(line, "%s is not a regular file (a named pipe, device or socket): replace it with a UTF-8 text file", path.Base(rel))
+		return nil, false
+	case info.Size() > MaxFileBytes:
+		need.addf(line, "%s is %d bytes: a bank file may have at most %d; split the text", path.Base(rel), info.Size(), MaxFileBytes)
 		return nil, false
 	}
-	return data, true
+	data, err := fs.ReadFile(l.fsys, rel)
+	if err != nil {
+		need.addf(line, "cannot read %s: %v", path.Base(rel), err)
+		return nil, false
+	}
+	return data, checkBytes(l.fileAt(rel), data)
+}
+
+// checkBytes reports every line that is not valid UTF-8 or holds a control
+// character (tab excepted): the YAML parser names neither's line, and
+// goldmark would serve them as they are.
+func checkBytes(f *file, data []byte) bool {
+	ok := true
+	for i, ln := range bytes.Split(data, []byte("\n")) {
+		ln = bytes.TrimSuffix(ln, []byte("\r"))
+		if !utf8.Valid(ln) {
+			f.addf(i+1, "the line is not valid UTF-8: save the file as UTF-8")
+			ok = false
+			continue
+		}
+		if j := bytes.IndexFunc(ln, func(r rune) bool { return (r < 0x20 && r != '\t') || r == 0x7f }); j >= 0 {
+			r, _ := utf8.DecodeRune(ln[j:])
+			f.addf(i+1, "the line holds the control character U+%04X: remove it", r)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// entryKind says what a folder entry is, reporting symbolic links and
+// anything that is neither a folder nor a regular file at the entry itself.
+// Links are refused rather than followed: go:embed drops them, so a linked
+// question would be in a folder bank but silently missing from the binary.
+func (l *loader) entryKind(rel string, e fs.DirEntry) (dir, ok bool) {
+	switch t := e.Type(); {
+	case t&fs.ModeSymlink != 0:
+		l.fileAt(rel).addf(1, "is a symbolic link: the bank does not follow links (go:embed would drop it); put the folder or file itself here instead")
+		return false, false
+	case t.IsDir():
+		return true, true
+	case !t.IsRegular():
+		l.fileAt(rel).addf(1, "is not a folder or a regular file (a named pipe, device or socket): remove it")
+		return false, false
+	}
+	return false, true
 }
 
 type topicYAML struct {
@@ -102,9 +178,8 @@ type topicYAML struct {
 func (l *loader) loadTopic(dir string) *Topic {
 	rel := path.Join(dir, "topic.yaml")
 	f := l.fileAt(rel)
-	data, err := fs.ReadFile(l.fsys, rel)
-	if err != nil {
-		f.addf(1, "missing: every topic folder needs a topic.yaml with its id and concepts")
+	data, ok := l.readText(rel, f, 1, "missing: every topic folder needs a topic.yaml with its id and concepts")
+	if !ok {
 		return nil
 	}
 	var meta topicYAML
@@ -195,7 +270,7 @@ func (l *loader) loadQuestions(t *Topic) []*Question {
 	entries, _ := fs.ReadDir(l.fsys, t.ID)
 	var dirs []string
 	for _, e := range entries {
-		if e.IsDir() {
+		if dir, _ := l.entryKind(path.Join(t.ID, e.Name()), e); dir {
 			dirs = append(dirs, e.Name())
 		}
 	}
@@ -238,11 +313,11 @@ type questionYAML struct {
 		Concepts []struct {
 			ID     string `yaml:"id"`
 			Role   string `yaml:"role"`
-			Weight int    `yaml:"weight"`
+			Weight *int   `yaml:"weight"`
 		} `yaml:"concepts"`
 		Misconceptions []struct {
 			ID      string `yaml:"id"`
-			Penalty int    `yaml:"penalty"`
+			Penalty *int   `yaml:"penalty"`
 		} `yaml:"misconceptions"`
 	} `yaml:"rubric"`
 }
@@ -250,9 +325,8 @@ type questionYAML struct {
 func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 	rel := path.Join(t.ID, dir, "question.yaml")
 	f := l.fileAt(rel)
-	data, err := fs.ReadFile(l.fsys, rel)
-	if err != nil {
-		f.addf(1, "missing: every question folder needs a question.yaml (see questions/FORMAT.md)")
+	data, ok := l.readText(rel, f, 1, "missing: every question folder needs a question.yaml (see questions/FORMAT.md)")
+	if !ok {
 		return nil
 	}
 	var meta questionYAML
@@ -284,8 +358,10 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 	seen := map[string]bool{}
 	for i, c := range meta.Rubric.Concepts {
 		cl := line("rubric", "concepts")
+		wl := cl
 		if n := lookup(root, "rubric", "concepts"); n != nil && i < len(n.Content) {
 			cl = n.Content[i].Line
+			wl = lineOf(n.Content[i], 1, cl, "weight")
 		}
 		role := scoring.Role(c.Role)
 		if role.DefaultWeight() == 0 {
@@ -298,9 +374,12 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 		if role == scoring.Decisive {
 			decisive++
 		}
-		w := c.Weight
-		if w == 0 {
-			w = role.DefaultWeight()
+		w := role.DefaultWeight()
+		if c.Weight != nil {
+			w = *c.Weight
+			if w < 1 || w > MaxConceptWeight {
+				f.addf(wl, "rubric concept %q: weight %d must be a whole number from 1 to %d", c.ID, w, MaxConceptWeight)
+			}
 		}
 		rubric.Concepts = append(rubric.Concepts, scoring.Concept{ID: c.ID, Role: role, Weight: w})
 	}
@@ -309,16 +388,21 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 	}
 	for i, m := range meta.Rubric.Misconceptions {
 		ml := line("rubric", "misconceptions")
+		pl := ml
 		if n := lookup(root, "rubric", "misconceptions"); n != nil && i < len(n.Content) {
 			ml = n.Content[i].Line
+			pl = lineOf(n.Content[i], 1, ml, "penalty")
 		}
 		if !idPattern.MatchString(m.ID) || seen[m.ID] {
 			f.addf(ml, "rubric misconception id %q must be unique lowercase words joined by hyphens", m.ID)
 		}
 		seen[m.ID] = true
-		p := m.Penalty
-		if p == 0 {
-			p = scoring.DefaultPenalty
+		p := scoring.DefaultPenalty
+		if m.Penalty != nil {
+			p = *m.Penalty
+			if p < 1 || p > MaxPenalty {
+				f.addf(pl, "rubric misconception %q: penalty %d must be a whole number from 1 to %d", m.ID, p, MaxPenalty)
+			}
 		}
 		rubric.Misconceptions = append(rubric.Misconceptions, scoring.Misconception{ID: m.ID, Penalty: p})
 	}
@@ -357,6 +441,11 @@ func (l *loader) checkStrayFiles(topic, dir string, f *file) {
 	entries, _ := fs.ReadDir(l.fsys, path.Join(topic, dir))
 	for _, e := range entries {
 		name := e.Name()
+		if e.Type()&fs.ModeSymlink != 0 {
+			l.entryKind(path.Join(topic, dir, name), e) // reports the link
+			continue
+		}
+		// An irregular language file is reported where it is read.
 		if name == "question.yaml" || e.IsDir() {
 			continue
 		}

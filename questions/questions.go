@@ -126,8 +126,17 @@ func (b *Bank) Langs() []examsim.Lang {
 	return out
 }
 
-// Text returns the question in lang.
+// Text returns the question in lang, nil when the bank lacks it.
 func (q *Question) Text(lang examsim.Lang) *Text { return q.Texts[lang] }
+
+// In returns the question in lang, or in English when it lacks lang: the one
+// fallback everywhere a question is shown to someone.
+func (q *Question) In(lang examsim.Lang) *Text {
+	if tx := q.Texts[lang]; tx != nil {
+		return tx
+	}
+	return q.Texts[examsim.English]
+}
 
 // Problem is one thing wrong with a bank file.
 type Problem struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -47,25 +46,40 @@ var ToolNames = []string{"lookup_customer", "lookup_order", "issue_refund", "get
 // Sandbox is the MCP server with its tools and per-session state. One
 // Sandbox serves both the /mcp endpoint and the in-process agents.
 type Sandbox struct {
-	server *mcp.Server
-
-	mu       sync.Mutex
-	sessions map[*mcp.ServerSession]*sessionState
+	server   *mcp.Server
+	sessions *sessionTable
 }
 
-// sessionState is what one MCP session has done that changes later answers:
-// how many times it has asked for each slow.example email.
+// sessionState is what one MCP session has done that changes later answers.
+// A client may send many tools/call requests at once in one session and the
+// SDK runs them in parallel, so every field below mu is reached only under it.
 type sessionState struct {
+	ss       *mcp.ServerSession
+	lastUsed time.Time // guarded by the sessionTable's lock
+
+	mu        sync.Mutex
 	slowCalls map[string]int
 }
 
-// maxTrackedSessions bounds the per-session state kept for clients that
-// never close their sessions; past it, the oldest state is simply forgotten.
-const maxTrackedSessions = 10000
+func newSessionState(ss *mcp.ServerSession, now time.Time) *sessionState {
+	return &sessionState{ss: ss, lastUsed: now, slowCalls: map[string]int{}}
+}
 
-// New returns a sandbox with its five tools.
-func New() *Sandbox {
-	sb := &Sandbox{sessions: map[*mcp.ServerSession]*sessionState{}}
+// countSlowCall records one more call for a slow.example email and returns
+// how many there have been in this session.
+func (st *sessionState) countSlowCall(email string) int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.slowCalls[email]++
+	return st.slowCalls[email]
+}
+
+// New returns a sandbox with its five tools and the default session limits.
+func New() *Sandbox { return NewWithLimits(SessionLimits{}) }
+
+// NewWithLimits returns a sandbox whose sessions are bounded by l.
+func NewWithLimits(l SessionLimits) *Sandbox {
+	sb := &Sandbox{sessions: newSessionTable(l)}
 	sb.server = mcp.NewServer(&mcp.Implementation{Name: "examsim-sandbox", Title: "examsim error sandbox", Version: "1.0.0"},
 		&mcp.ServerOptions{
 			Instructions: "A teaching sandbox: five tools with made-up data that fail in each error category " +
@@ -77,6 +91,16 @@ func New() *Sandbox {
 			SupportedProtocolVersions: []string{ProtocolVersion, "2025-06-18", "2025-03-26"},
 			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		})
+	// Every message a session sends marks it as used, so the cap closes the
+	// session heard from longest ago.
+	sb.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+				sb.sessions.touch(ss)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	for _, t := range sb.tools() {
 		sb.server.AddTool(t.tool, sb.rawHandler(t))
 	}
@@ -86,52 +110,8 @@ func New() *Sandbox {
 // MCPServer returns the SDK server, for in-process clients.
 func (sb *Sandbox) MCPServer() *mcp.Server { return sb.server }
 
-// HTTPOptions configures the Streamable HTTP endpoint.
-type HTTPOptions struct {
-	// MaxRequestBytes bounds a request body (default 64 KiB).
-	MaxRequestBytes int64
-	// AllowAnyHost turns off the SDK's refusal of non-local Host headers on
-	// requests that arrive on a loopback address (DNS-rebinding protection).
-	// Only for a deployment behind a proxy that checks Host itself.
-	AllowAnyHost bool
-}
-
-// HTTPHandler returns the SDK's Streamable HTTP handler for the sandbox.
-func (sb *Sandbox) HTTPHandler(opts HTTPOptions) http.Handler {
-	if opts.MaxRequestBytes <= 0 {
-		opts.MaxRequestBytes = 64 << 10
-	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sb.server }, &mcp.StreamableHTTPOptions{
-		MaxRequestBodyBytes:        opts.MaxRequestBytes,
-		DisableLocalhostProtection: opts.AllowAnyHost,
-		// Idle sessions close, which also frees their counters.
-		SessionTimeout: 30 * time.Minute,
-	})
-}
-
-// state returns the session's state, making it on first use and dropping it
-// when the session ends.
-func (sb *Sandbox) state(ss *mcp.ServerSession) *sessionState {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	if st, ok := sb.sessions[ss]; ok {
-		return st
-	}
-	if len(sb.sessions) >= maxTrackedSessions {
-		sb.sessions = map[*mcp.ServerSession]*sessionState{}
-	}
-	st := &sessionState{slowCalls: map[string]int{}}
-	sb.sessions[ss] = st
-	if ss != nil {
-		go func() {
-			_ = ss.Wait() // however the session ended, forget it
-			sb.mu.Lock()
-			delete(sb.sessions, ss)
-			sb.mu.Unlock()
-		}()
-	}
-	return st
-}
+// state returns the session's state, making it on first use.
+func (sb *Sandbox) state(ss *mcp.ServerSession) *sessionState { return sb.sessions.touch(ss) }
 
 // call is one tools/call as a handler sees it.
 type call struct {
@@ -284,8 +264,7 @@ func lookupCustomer(c call) (*mcp.CallToolResult, *toolError) {
 			attempted)
 	}
 	if strings.HasSuffix(email, "@slow.example") {
-		c.session.slowCalls[email]++
-		if n := c.session.slowCalls[email]; n <= SlowTimeouts {
+		if n := c.session.countSlowCall(email); n <= SlowTimeouts {
 			return nil, failure(examsim.Transient, "Customer database timed out",
 				fmt.Sprintf("The connection to the customer database timed out after 5 seconds (call %d in this session). The query never ran; the request itself is valid, so sending the same call again after a short wait should work.", n),
 				attempted)

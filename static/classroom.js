@@ -68,35 +68,76 @@
     box.hidden = false;
   }
 
+  function setButtons(buttons, disabled) {
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = disabled;
+  }
+
+  function showConn(state) { // "", "reconnecting" or "replaced"
+    var boxes = root.querySelectorAll("[data-conn]");
+    for (var i = 0; i < boxes.length; i++) boxes[i].hidden = boxes[i].getAttribute("data-conn") !== state;
+    root.setAttribute("data-conn-state", state || "online");
+  }
+
+  // An answer is kept in sessionStorage until the server has taken it, so a
+  // tap during an outage, or a reload meanwhile, is sent when the server is
+  // back. The room's key for an answer is (player, question): sending it
+  // again is taken once, or told "already answered".
+  var pendingKey = "examsim-answer:" + (root.getAttribute("data-events") || location.pathname);
+
+  function post(action, data, form, buttons, submitter, attempt) {
+    return fetch(action, { method: "POST", body: data, credentials: "same-origin",
+      headers: { "Accept": "application/json" } })
+      .then(function (r) {
+        return r.json().then(function (body) { return { ok: r.ok, status: r.status, body: body }; },
+          function () { return { ok: false, status: r.status, body: null }; });
+      })
+      .then(function (res) {
+        var err = res.body && res.body.error;
+        if (res.ok || !err || !err.isRetryable) {
+          try { sessionStorage.removeItem(pendingKey); } catch (x) {}
+        }
+        if (res.ok) { showConn(""); return; } // the stream brings the new screen
+        if (!err && res.status >= 500 || err && err.isRetryable) throw new Error("retry");
+        setButtons(buttons, false);
+        if (submitter) submitter.removeAttribute("aria-pressed");
+        if (form) showError(form, err ? err.description + " " + (err.hint || "") : "");
+      })
+      .catch(function () { // the server is unreachable or busy: keep the answer, try again
+        showConn("reconnecting");
+        var wait = Math.min(5000, 500 * Math.pow(2, attempt));
+        return new Promise(function (done) { setTimeout(done, wait); })
+          .then(function () { return post(action, data, form, buttons, submitter, attempt + 1); });
+      });
+  }
+
   root.addEventListener("submit", function (e) {
     var form = e.target;
     // Without a live stream nothing would redraw the page: let it post.
-    if (!form.hasAttribute("data-async") || !source || source.readyState === 2 || !window.fetch) return;
+    if (!form.hasAttribute("data-async") || !source || !window.fetch) return;
     e.preventDefault();
     var data = new URLSearchParams(new FormData(form));
     if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
     if (!data.get("_csrf")) data.set("_csrf", csrf);
     var buttons = form.querySelectorAll("button");
-    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    setButtons(buttons, true);
     if (e.submitter) e.submitter.setAttribute("aria-pressed", "true");
     // getAttribute: form.action would be the button named "action".
-    fetch(form.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin",
-      headers: { "Accept": "application/json" } })
-      .then(function (r) {
-        return r.json().then(function (body) { return { ok: r.ok, body: body }; });
-      })
-      .then(function (res) {
-        if (res.ok) return; // the stream brings the new screen
-        for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
-        if (e.submitter) e.submitter.removeAttribute("aria-pressed");
-        var err = res.body && res.body.error;
-        showError(form, err ? err.description + " " + (err.hint || "") : "");
-      })
-      .catch(function () {
-        for (var i = 0; i < buttons.length; i++) buttons[i].disabled = false;
-        form.submit(); // the network hiccupped: fall back to a plain post
-      });
+    var action = form.getAttribute("action");
+    if (/\/answer$/.test(action)) {
+      try { sessionStorage.setItem(pendingKey, JSON.stringify({ action: action, body: data.toString() })); } catch (x) {}
+    }
+    post(action, data, form, buttons, e.submitter, 0);
   });
+
+  function resendKept() {
+    var kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem(pendingKey) || "null"); } catch (x) {}
+    if (kept && kept.action && window.fetch) {
+      var data = new URLSearchParams(kept.body);
+      data.set("_csrf", csrf); // a reloaded page has a fresh token
+      post(kept.action, data, null, [], null, 0);
+    }
+  }
 
   var url = root.getAttribute("data-events");
   if (url && window.EventSource) {
@@ -109,9 +150,18 @@
       source.close();
       window.location.href = e.data;
     });
+    source.addEventListener("replaced", function () {
+      source.close(); // a newer window of ours has the stream: reconnecting would close it in turn
+      showConn("replaced");
+    });
+    // EventSource reconnects by itself after a drop, and the server sends
+    // the current screen on each connect; meanwhile the page says so.
+    source.addEventListener("open", function () { showConn(""); });
+    source.addEventListener("error", function () {
+      if (source.readyState !== 2) showConn("reconnecting");
+    });
     root.setAttribute("data-live", "on");
-    // EventSource reconnects by itself after a drop; the server sends the
-    // current screen on each connect, so nothing else is needed here.
+    resendKept();
   }
   tick();
 })();

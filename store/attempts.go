@@ -70,8 +70,12 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-const attemptColumns = `id, learner_id, question_id, lang, choice, correct, explanation, score, band,
-	concepts, misconceptions, rubric_version, created_at, source, exam_id`
+// attemptColumns are read from attemptsWithGrades: each attempt with its
+// teacher's regrade, if any.
+const attemptColumns = `a.id, a.learner_id, a.question_id, a.lang, a.choice, a.correct, a.explanation, a.score, a.band,
+	a.concepts, a.misconceptions, a.rubric_version, a.created_at, a.source, a.exam_id, ` + gradeColumns
+
+const attemptsWithGrades = `attempts a LEFT JOIN human_grades g ON g.attempt_id = a.id`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -79,10 +83,12 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 	var a examsim.Attempt
 	var lang, concepts, miscon, created, source string
 	var examID sql.NullInt64
-	if err := row.Scan(&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
-		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID); err != nil {
+	var g gradeScan
+	if err := row.Scan(append([]any{&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
+		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID}, g.dest()...)...); err != nil {
 		return nil, err
 	}
+	a.Human = g.grade(examsim.Target{Kind: examsim.TargetAttempt, ID: a.ID})
 	a.Lang = examsim.Lang(lang)
 	a.Source = examsim.Source(source)
 	a.ExamID = examID.Int64
@@ -95,7 +101,7 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 
 // ListAttempts returns a learner's attempts, newest first.
 func (s *AttemptService) ListAttempts(ctx context.Context, learnerID int64, limit int) ([]*examsim.Attempt, error) {
-	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE learner_id = ? ORDER BY id DESC LIMIT ?`,
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM `+attemptsWithGrades+` WHERE a.learner_id = ? ORDER BY a.id DESC LIMIT ?`,
 		learnerID, limit)
 	if err != nil {
 		return nil, dbError(err)
@@ -114,7 +120,7 @@ func (s *AttemptService) ListAttempts(ctx context.Context, learnerID int64, limi
 
 // FindAttempt returns one attempt by id.
 func (s *AttemptService) FindAttempt(ctx context.Context, id int64) (*examsim.Attempt, error) {
-	a, err := scanAttempt(s.db.db.QueryRowContext(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE id = ?`, id))
+	a, err := scanAttempt(s.db.db.QueryRowContext(ctx, `SELECT `+attemptColumns+` FROM `+attemptsWithGrades+` WHERE a.id = ?`, id))
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, examsim.Errorf(examsim.ENOTFOUND, "error.attempt_not_found")
@@ -127,7 +133,7 @@ func (s *AttemptService) FindAttempt(ctx context.Context, id int64) (*examsim.At
 // EachAttempt calls fn for every attempt, oldest first, outside any
 // transaction, so fn may write.
 func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attempt) error) error {
-	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM attempts ORDER BY id`)
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM `+attemptsWithGrades+` ORDER BY a.id`)
 	if err != nil {
 		return dbError(err)
 	}
@@ -154,8 +160,9 @@ func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attem
 	return nil
 }
 
-// UpdateScore replaces an attempt's score with a new verdict of the rubric
-// version it records.
+// UpdateScore replaces an attempt's automatic score with a new verdict of
+// the rubric version it records. A teacher's regrade lives apart, in
+// human_grades, and is never touched here.
 func (s *AttemptService) UpdateScore(ctx context.Context, a *examsim.Attempt) error {
 	concepts, _ := json.Marshal(nonNil(a.Concepts))
 	miscon, _ := json.Marshal(nonNil(a.Misconceptions))

@@ -280,7 +280,9 @@ func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID i
 
 // SaveAnswers writes a batch in one transaction, so a burst of answers costs
 // one fsync instead of one each. A second answer by the same player to the
-// same question is ignored: the first one stands.
+// same question is ignored: the first one stands. An answer whose room or
+// player is gone fails its constraint alone: SQLite backs out only that
+// statement and the transaction goes on, so it never fails the others.
 func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.ClassAnswer) error {
 	if len(answers) == 0 {
 		return nil
@@ -300,7 +302,8 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 	}
 	defer stmt.Close()
 	now := s.db.now()
-	for _, a := range answers {
+	var refused examsim.AnswerErrors
+	for i, a := range answers {
 		if a.CreatedAt.IsZero() {
 			a.CreatedAt = now
 		}
@@ -309,12 +312,32 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		res, err := stmt.ExecContext(ctx, a.SessionID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
 			a.Correct, a.Explanation, a.ExplanationScore, a.Band, string(concepts), string(miscon), a.RubricVersion,
 			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
+		if isConstraint(err) {
+			if refused == nil {
+				refused = make(examsim.AnswerErrors, len(answers))
+			}
+			refused[i] = &examsim.Error{Code: examsim.ECONFLICT, Message: "class.error_not_running", Detail: err.Error()}
+			continue
+		}
 		if err != nil {
 			return dbError(err)
 		}
 		a.ID, _ = res.LastInsertId()
 	}
-	return dbError(tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return dbError(err)
+	}
+	if refused != nil {
+		return refused
+	}
+	return nil
+}
+
+// isConstraint reports a row refused by a constraint, such as a foreign key
+// to a deleted room: only that statement is undone.
+func isConstraint(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrConstraint
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]*examsim.ClassAnswer, error) {

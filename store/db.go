@@ -14,8 +14,6 @@ import (
 	"net/url"
 	"sort"
 	"time"
-
-	_ "github.com/mattn/go-sqlite3" // the database/sql driver "sqlite3"
 )
 
 //go:embed migrations/*.sql
@@ -55,7 +53,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		q.Set("_journal_mode", "WAL")
 		dsn = "file:" + path + "?" + q.Encode()
 	}
-	sqlDB, err := sql.Open("sqlite3", dsn)
+	sqlDB, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}

@@ -86,8 +86,9 @@ func scanExam(row scanner) (*examsim.Exam, error) {
 	return &e, nil
 }
 
-const itemColumns = `exam_id, position, question_id, option_order, choice, explanation, lang, flagged, answered_at,
-	correct, score, band, concepts, misconceptions, rubric_version, attempt_id`
+// itemColumns are read from exam items with their attempt's regrade, if any.
+const itemColumns = `i.exam_id, i.position, i.question_id, i.option_order, i.choice, i.explanation, i.lang, i.flagged, i.answered_at,
+	i.correct, i.score, i.band, i.concepts, i.misconceptions, i.rubric_version, i.attempt_id, ` + gradeColumns
 
 // loadItems fills in the items of exams, all in one query.
 func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) error {
@@ -102,8 +103,8 @@ func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) err
 		args[i] = e.ID
 	}
 	// #nosec G202 -- only placeholders are joined in: one ? per exam id.
-	rows, err := s.db.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM exam_items WHERE exam_id IN (?`+
-		strings.Repeat(", ?", len(exams)-1)+`) ORDER BY exam_id, position`, args...)
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM exam_items i LEFT JOIN human_grades g ON g.attempt_id = i.attempt_id
+		WHERE i.exam_id IN (?`+strings.Repeat(", ?", len(exams)-1)+`) ORDER BY i.exam_id, i.position`, args...)
 	if err != nil {
 		return dbError(err)
 	}
@@ -114,8 +115,9 @@ func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) err
 		var order, lang, concepts, miscon string
 		var answered sql.NullString
 		var attemptID sql.NullInt64
-		if err := rows.Scan(&examID, &it.Position, &it.QuestionID, &order, &it.Choice, &it.Explanation, &lang, &it.Flagged,
-			&answered, &it.Correct, &it.Score, &it.Band, &concepts, &miscon, &it.RubricVersion, &attemptID); err != nil {
+		var g gradeScan
+		if err := rows.Scan(append([]any{&examID, &it.Position, &it.QuestionID, &order, &it.Choice, &it.Explanation, &lang, &it.Flagged,
+			&answered, &it.Correct, &it.Score, &it.Band, &concepts, &miscon, &it.RubricVersion, &attemptID}, g.dest()...)...); err != nil {
 			return dbError(err)
 		}
 		// Lists this package wrote as JSON: a damaged one reads as empty.
@@ -125,6 +127,7 @@ func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) err
 		it.Lang = examsim.Lang(lang)
 		it.AnsweredAt = parseNullTime(answered)
 		it.AttemptID = attemptID.Int64
+		it.Human = g.grade(examsim.Target{Kind: examsim.TargetAttempt, ID: it.AttemptID})
 		if e := byID[examID]; e != nil {
 			e.Items = append(e.Items, &it)
 		}

@@ -146,6 +146,9 @@ func (s *LearnerService) MergeAnonymous(ctx context.Context, anonID, intoID int6
 	if _, err := tx.ExecContext(ctx, `UPDATE predictions SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
 		return dbError(err)
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE score_flags SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+		return dbError(err)
+	}
 	// Exams come along; a review card the account already has for the same
 	// question wins, and the anonymous one goes with the anonymous learner.
 	if _, err := tx.ExecContext(ctx, `UPDATE exams SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {

@@ -163,7 +163,7 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /mcp":      {path: "/mcp", accept: "text/event-stream", want: everyone(bad)},
 		// The sandbox's MCP server is open to any MCP client and knows no
 		// learner: it answers alike whoever calls, cookies or not.
-		"POST /mcp": {path: "/mcp", json: `{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}`,
+		"POST /mcp": {path: "/mcp", json: `{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "authz", "version": "1"}}}`,
 			accept: "application/json, text/event-stream", phase: 1, want: everyone(ok)},
 		"DELETE /mcp":       {path: "/mcp", phase: 1, want: everyone(bad)},
 		"GET /":             get("/", everyone(ok)),
@@ -288,6 +288,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 				t.Errorf("%s as %s: %d, want %d", key, actor, p.status, want)
 			}
 			checkSecurityHeaders(t, key+" as "+actor, p, false)
+			checkCacheControl(t, key+" as "+actor, key, p)
 			for secret, allowed := range secrets {
 				if strings.Contains(p.body, secret) {
 					seen[secret] = true

@@ -78,7 +78,7 @@ func (v hostView) id() int64 { return v.Snap.Session.ID }
 
 // classText returns a question in the page's language.
 func classText(ctx context.Context, q *questions.Question) *questions.Text {
-	return classroom.TextOf(q, page(ctx).Lang)
+	return q.In(page(ctx).Lang)
 }
 
 func idStr(n int64) string { return strconv.FormatInt(n, 10) }
@@ -116,7 +116,7 @@ func chartBars(q *questions.Question, counts map[string]int, reveal bool) []char
 	if q == nil {
 		return nil
 	}
-	tx := classroom.TextOf(q, examsim.English)
+	tx := q.In(examsim.English)
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -162,6 +162,12 @@ func classLogText(ctx context.Context, e classroom.LogEntry) string {
 }
 
 func sessionTitle(s examsim.ClassSession) string { return s.Quiz.Title }
+
+// endedEarly reports a live room ended before its last question: the host
+// pressed End, or deleted their account.
+func endedEarly(s *classroom.Snapshot) bool {
+	return s.Session.Mode == examsim.ModeLive && s.Session.QuestionIndex < len(s.Questions)-1
+}
 
 // langsMissing lists the languages a question lacks, for the builder.
 func langsMissing(q *questions.Question) string {

@@ -92,10 +92,7 @@ func (s *Server) scoreItem(it *examsim.ExamItem) error {
 	if it.Explanation == "" {
 		return nil
 	}
-	tx := q.Text(it.Lang)
-	if tx == nil {
-		tx = q.Text(examsim.English)
-	}
+	tx := q.In(it.Lang)
 	res, err := tx.Rubric.Score(it.Explanation)
 	if err != nil {
 		return err
@@ -148,14 +145,7 @@ func (s *Server) optionLetters(id string) []string {
 	if !ok {
 		return nil
 	}
-	tx := q.Text(examsim.English)
-	if tx == nil {
-		for _, l := range examsim.Langs {
-			if tx = q.Text(l); tx != nil {
-				break
-			}
-		}
-	}
+	tx := q.In(examsim.English) // letters are the same in every language
 	if tx == nil {
 		return nil
 	}

@@ -42,6 +42,13 @@ func (s *Server) handleDeleteAccount(c echo.Context) error {
 		form.Error = p.Catalog.T(p.Lang, "account.error_confirm", "Word", p.Catalog.T(p.Lang, "account.confirm_word"))
 		return Render(c, http.StatusUnprocessableEntity, DeleteAccountPage(form))
 	}
+	// A host's running rooms end first, so their students see the quiz
+	// ended instead of answers failing on rows the deletion removes.
+	if s.Classroom != nil {
+		if err := s.Classroom.EndHostedBy(c.Request().Context(), p.Learner.ID); err != nil {
+			return err
+		}
+	}
 	if err := s.Learners.DeleteLearner(c.Request().Context(), p.Learner.ID); err != nil {
 		return err
 	}

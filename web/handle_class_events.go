@@ -31,7 +31,7 @@ func startSSE(c echo.Context) *sse {
 	w := c.Response()
 	h := w.Header()
 	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
 	w.WriteHeader(http.StatusOK)
 	return &sse{w: w, rc: http.NewResponseController(w)}
@@ -48,6 +48,16 @@ func (s *sse) send(chunks ...[]byte) error {
 		}
 	}
 	return s.rc.Flush()
+}
+
+// endedEvent tells a page why the room closed its stream: a kicked student
+// goes to the join page; a screen replaced by a newer one of the same
+// person stops reconnecting, or the two would keep closing each other.
+func endedEvent(why classroom.EndReason) []byte {
+	if why == classroom.Kicked {
+		return []byte("event: kicked\ndata: /join?kicked=1\n\n")
+	}
+	return []byte("event: replaced\ndata: \n\n")
 }
 
 func clockEvent(now time.Time) []byte {
@@ -76,8 +86,8 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	for {
 		select {
 		case <-stream.C():
-		case <-stream.Kicked():
-			_ = out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n")) // the stream ends either way
+		case <-stream.Ended():
+			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
 			return nil
 		case <-tick.C:
 			if out.send([]byte(": ping\n\n")) != nil {
@@ -159,6 +169,9 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	for {
 		select {
 		case <-stream.C():
+		case <-stream.Ended():
+			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
+			return nil
 		case <-tick.C:
 			if out.send([]byte(": ping\n\n")) != nil {
 				return nil
@@ -196,6 +209,9 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		}
 		select {
 		case <-time.After(hostEvery):
+		case <-stream.Ended():
+			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
+			return nil
 		case <-ctx.Done():
 			return nil
 		case <-s.Classroom.Done():

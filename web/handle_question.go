@@ -34,10 +34,7 @@ func (s *Server) question(c echo.Context) (*questions.Question, error) {
 	return q, nil
 }
 
-// text returns the question in the page's language, English if it lacks one.
+// text returns the question in the page's language.
 func (s *Server) text(c echo.Context, q *questions.Question) *questions.Text {
-	if tx := q.Text(pageOf(c).Lang); tx != nil {
-		return tx
-	}
-	return q.Text(examsim.English)
+	return q.In(pageOf(c).Lang)
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,18 +13,33 @@ import (
 // mcpMaxRequestBytes bounds a request to /mcp, like every other body.
 const mcpMaxRequestBytes = 64 << 10
 
+// DefaultMCPSessionsPerClient lets a room of learners behind one school
+// address open sessions freely (the Inspector CLI opens one per call), while
+// one script cannot fill the session table on its own.
+var DefaultMCPSessionsPerClient = Limit{Burst: 300, Every: time.Second}
+
 // mcpHandler serves the sandbox's MCP server over the SDK's Streamable HTTP
 // transport. The SDK refuses requests that reach a loopback address with a
 // non-local Host header (DNS rebinding) unless Config.MCPAllowAnyHost says
-// otherwise.
+// otherwise; the sandbox's endpoint checks Origin against
+// Config.MCPAllowedOrigins and limits new sessions per client address.
 //
 // A GET opens the session's event stream, which stays open for as long as
 // the client likes; on shutdown it ends with a retry hint, like the
 // classroom's streams.
 func (s *Server) mcpHandler() echo.HandlerFunc {
+	perClient := s.MCPSessionsPerClient
+	if perClient == (Limit{}) {
+		perClient = DefaultMCPSessionsPerClient
+	}
+	newSessions := newLimiter(perClient)
 	h := s.Sandbox.HTTPHandler(sandbox.HTTPOptions{
 		MaxRequestBytes: mcpMaxRequestBytes,
 		AllowAnyHost:    s.MCPAllowAnyHost,
+		AllowedOrigins:  s.MCPAllowedOrigins,
+		AdmitSession: func(r *http.Request) (bool, time.Duration) {
+			return newSessions.take(s.clientKey(r), s.now())
+		},
 	})
 	return func(c echo.Context) error {
 		r, w := c.Request(), c.Response()

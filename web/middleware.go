@@ -28,6 +28,9 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
+		// Every dynamic response may hold someone's data (ASVS 8.2.1), so none
+		// is stored; static assets replace this with their own caching.
+		h.Set("Cache-Control", "no-store")
 		if s.overTLS(c.Request()) {
 			h.Set("Strict-Transport-Security", StrictTransportSecurity)
 		}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -135,11 +137,20 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 // langURL returns the current URL switched to another language.
 func langURL(u *url.URL, l examsim.Lang) string {
 	if u.RawQuery == "" { // most pages: no query to keep, so none to parse
-		return u.Path + "?lang=" + string(l)
+		return localPath(u) + "?lang=" + string(l)
 	}
 	q := u.Query()
 	q.Set("lang", string(l))
-	return u.Path + "?" + q.Encode()
+	return localPath(u) + "?" + q.Encode()
+}
+
+// localPath is the request's path made safe to link to: cleaned, with
+// backslashes read as slashes (browsers do), so it starts with exactly one
+// slash, and escaped. A raw "//evil.example" would be a link to that host.
+// Every link built from the request goes through it.
+func localPath(u *url.URL) string {
+	p := path.Clean("/" + strings.ReplaceAll(u.Path, `\`, "/"))
+	return (&url.URL{Path: p}).EscapedPath()
 }
 
 // errorText says an application error's message in the page's language,

@@ -9,11 +9,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/web"
 	"github.com/examsim/examsim/web/webtest"
 )
 
@@ -345,5 +347,42 @@ func TestMCPEndpoint(t *testing.T) {
 	}
 	if code := send("", init); code != http.StatusOK {
 		t.Errorf("a local initialize should work, got %d", code)
+	}
+}
+
+// TestMCPNewSessionsPerClientAndOrigins: the app's /mcp limits new sessions
+// per client address and refuses a foreign browser Origin.
+func TestMCPNewSessionsPerClientAndOrigins(t *testing.T) {
+	app := webtest.Start(t, webtest.WithConfig(func(c *web.Config) {
+		c.MCPSessionsPerClient = web.Limit{Burst: 2, Every: time.Hour}
+		c.MCPAllowedOrigins = []string{"https://tools.example.org"}
+	}))
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	send := func(origin string) (int, http.Header) {
+		req, _ := http.NewRequest("POST", app.URL+"/mcp", strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header
+	}
+	if code, _ := send("https://evil.example"); code != http.StatusForbidden {
+		t.Errorf("a foreign Origin: %d, want 403", code)
+	}
+	if code, _ := send("https://tools.example.org"); code != http.StatusOK {
+		t.Errorf("a configured Origin: %d, want 200", code)
+	}
+	if code, _ := send(""); code != http.StatusOK {
+		t.Errorf("no Origin: %d, want 200", code)
+	}
+	code, h := send("")
+	if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
+		t.Errorf("a third new session from one address: %d Retry-After %q, want 429 with a wait", code, h.Get("Retry-After"))
 	}
 }

@@ -56,7 +56,13 @@ type Config struct {
 	// headers on /mcp (its DNS-rebinding protection), for a deployment behind
 	// a reverse proxy on the same machine that checks Host itself.
 	MCPAllowAnyHost bool
-	Logger          *slog.Logger
+	// MCPAllowedOrigins are the browser origins allowed on /mcp besides its
+	// own; a request with any other Origin gets 403.
+	MCPAllowedOrigins []string
+	// MCPSessionsPerClient limits new MCP sessions per client address; the
+	// zero value means DefaultMCPSessionsPerClient.
+	MCPSessionsPerClient Limit
+	Logger               *slog.Logger
 
 	// Classroom runs live classroom sessions on Classes; Accounts manages
 	// roles for the admin page. The classroom pages answer 404 without them.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -31,10 +32,49 @@ Run "examsim COMMAND --help" for a command's flags.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go stopOnSignal(sigs, cancel, os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	cancel()
 	os.Exit(code)
+}
+
+// windsDown is set by a command while it stops by itself, cleaning up, once
+// its context is cancelled: serve once its bank is loaded, backup, loadtest
+// and bench-web (which own temporary files and child processes). Any other
+// command, or one still loading, may be blocked where no context reaches
+// (reading stdin, a slow disk), so a signal ends it at once.
+var windsDown atomic.Bool
+
+// stopOnSignal cancels the commands' context on SIGINT or SIGTERM and exits
+// with 128+signal unless the command winds down by itself; a second signal
+// always exits at once. A stop needs no cleanup: SQLite keeps every
+// committed write and rolls back the rest.
+func stopOnSignal(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer) {
+	sig := <-sigs
+	cancel()
+	if windsDown.Load() {
+		sig = <-sigs
+	}
+	fmt.Fprintf(stderr, "examsim: stopped by %s\n", signalName(sig))
+	code := 1
+	if s, ok := sig.(syscall.Signal); ok {
+		code = 128 + int(s)
+	}
+	os.Exit(code)
+}
+
+// signalName is how a signal is named to the user.
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
 }
 
 // run executes one command and returns the process exit code: 0 success,
@@ -67,10 +107,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "user":
 		return runUser(ctx, args[1:], stdin, stdout, stderr)
 	case "loadtest":
+		windsDown.Store(true)
 		return runLoadtest(ctx, args[1:], stdout, stderr)
 	case "bench-web":
+		windsDown.Store(true)
 		return runBenchWeb(ctx, args[1:], stdout, stderr)
 	case "backup":
+		windsDown.Store(true)
 		return runBackup(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

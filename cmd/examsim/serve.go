@@ -35,6 +35,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (EXAMSIM_QUESTIONS; default: the bank built into the binary)")
 	mcpAnyHost := fs.Bool("mcp-allow-any-host", envOr("EXAMSIM_MCP_ALLOW_ANY_HOST", "") == "1",
 		"let /mcp answer requests with a non-local Host header that reach a loopback address, e.g. behind a reverse proxy that checks Host itself (EXAMSIM_MCP_ALLOW_ANY_HOST=1)")
+	mcpOrigins := fs.String("mcp-allowed-origins", envOr("EXAMSIM_MCP_ALLOWED_ORIGINS", ""),
+		"comma-separated browser origins (https://host[:port]) allowed to call /mcp besides the server's own; other Origins get 403, requests without Origin are always served (EXAMSIM_MCP_ALLOWED_ORIGINS)")
 	benchCeiling := fs.Bool("bench-ceiling", envOr("EXAMSIM_BENCH_CEILING", "") == "1",
 		"mount GET /_ceiling, fixed bytes through the same server, for load runs to compare pages with (EXAMSIM_BENCH_CEILING=1; see BENCHMARKS.md)")
 	tlsCert := fs.String("tls-cert", envOr("EXAMSIM_TLS_CERT", ""),
@@ -50,6 +52,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	origins, err := sandbox.ParseOrigins(*mcpOrigins)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: --mcp-allowed-origins: %v\n", err)
+		return 2
+	}
 	tlsConfig, err := serverTLS(*tlsCert, *tlsKey)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
@@ -63,6 +70,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
 		return 1
 	}
+	// From here every wait honours ctx, and a signal shuts down in order.
+	windsDown.Store(true)
 	catalog, err := i18n.Load()
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
@@ -88,8 +97,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Learners: store.NewLearnerService(db), Sessions: store.NewSessionService(db), Attempts: store.NewAttemptService(db),
 		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db),
 		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db), MCPAllowAnyHost: *mcpAnyHost,
-		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
-		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
+		MCPAllowedOrigins: origins,
+		Ping:              func(r *http.Request) error { return db.Ping(r.Context()) },
+		Classroom:         hub, Classes: classes, Accounts: store.NewLearnerService(db),
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
 		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
 	})

@@ -1,0 +1,184 @@
+package classroom
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
+)
+
+// Open records when a student in an assignment first saw a question, for
+// the speed bonus, and returns the index of their next unanswered question
+// (len(questions) when they are done).
+func (r *Room) Open(playerID int64) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	next := r.nextLocked(playerID)
+	if next < len(r.qs) {
+		k := answerKey{playerID, next}
+		if _, ok := r.opened[k]; !ok {
+			r.opened[k] = r.now()
+		}
+	}
+	return next
+}
+
+func (r *Room) nextLocked(playerID int64) int {
+	for i := range r.qs {
+		if _, ok := r.answers[i][playerID]; !ok && !r.pending[answerKey{playerID, i}] {
+			return i
+		}
+	}
+	return len(r.qs)
+}
+
+// Answer scores a student's answer to question index, commits it, and
+// returns it once it is on disk. Students who have an examsim identity also
+// get it in their history.
+func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, explanation string) (*examsim.ClassAnswer, error) {
+	ad, err := r.admit(playerID, index, choice, explanation)
+	if err != nil {
+		return nil, err
+	}
+	a, err := ad.score()
+	if err == nil {
+		err = r.hub.commit.save(ctx, a)
+	}
+	if err != nil {
+		r.unpend(answerKey{playerID, index})
+		return nil, err
+	}
+	r.accept(a)
+	if ad.learnerID != 0 && r.hub.cfg.Attempts != nil {
+		if err := r.hub.cfg.Attempts.CreateAttempt(context.WithoutCancel(ctx), historyEntry(a, ad.learnerID)); err != nil {
+			// The answer counts in the room; only the history entry is missing.
+			r.hub.cfg.Logger.Warn("classroom: adding an answer to the learner's history", "learner", ad.learnerID, "err", err)
+		}
+	}
+	return a, nil
+}
+
+// admission is an answer the room has let in and marked pending, with what
+// scoring it needs, read under the room's lock.
+type admission struct {
+	roomID      int64
+	playerID    int64
+	index       int
+	q           *questions.Question
+	tx          *questions.Text
+	quiz        examsim.Quiz
+	assignment  bool
+	lang        examsim.Lang
+	learnerID   int64
+	choice      string
+	explanation string
+	elapsed     time.Duration
+	at          time.Time
+}
+
+// admit checks an answer against the room's rules and, if it may be taken,
+// marks it pending so a second tap is refused while the first is written.
+func (r *Room) admit(playerID int64, index int, choice, explanation string) (*admission, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.players[playerID]
+	if p == nil || p.Kicked {
+		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+	}
+	now := r.now()
+	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.sess.Quiz, lang: p.Lang, learnerID: p.LearnerID,
+		choice: choice, assignment: r.sess.Mode == examsim.ModeAssignment, at: now}
+	key := answerKey{playerID, index}
+	switch {
+	case r.closedLocked():
+		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
+	case !ad.assignment:
+		if r.sess.Phase != examsim.PhaseQuestion || index != r.sess.QuestionIndex ||
+			now.After(r.sess.QuestionStartedAt.Add(r.limit()+r.hub.cfg.Grace)) {
+			return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
+		}
+		ad.elapsed = now.Sub(r.sess.QuestionStartedAt)
+	case index != r.nextLocked(playerID):
+		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
+	default:
+		if at, ok := r.opened[key]; ok {
+			ad.elapsed = now.Sub(at)
+		}
+	}
+	if _, done := r.answers[index][playerID]; done || r.pending[key] {
+		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
+	}
+	ad.q = r.qs[index]
+	ad.tx = ad.q.In(p.Lang)
+	if !slices.ContainsFunc(ad.tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
+		return nil, examsim.Errorf(examsim.EINVALID, "class.error_bad_choice")
+	}
+	ad.explanation = strings.TrimSpace(explanation)
+	switch {
+	case ad.quiz.Explanations == examsim.ExplainOff:
+		ad.explanation = ""
+	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "":
+		return nil, examsim.Errorf(examsim.EINVALID, "class.error_explanation_required")
+	}
+	if err := scoring.CheckLength(ad.explanation); err != nil {
+		return nil, err
+	}
+	r.pending[key] = true
+	return ad, nil
+}
+
+// score grades an admitted answer; it runs outside the room's lock.
+func (ad *admission) score() (*examsim.ClassAnswer, error) {
+	res, err := ad.tx.Rubric.Score(ad.explanation)
+	if err != nil {
+		return nil, err
+	}
+	a := &examsim.ClassAnswer{
+		SessionID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
+		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation, ExplanationScore: res.Score,
+		Band: res.Band, Concepts: res.Hits(), Misconceptions: res.MisconceptionIDs(), RubricVersion: ad.tx.Rubric.Version,
+		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
+	}
+	if ad.explanation == "" {
+		a.ExplanationScore, a.Band, a.Concepts, a.Misconceptions = 0, 0, nil, nil
+	}
+	scoringMode := ad.quiz.Scoring
+	if ad.assignment {
+		scoringMode = examsim.ScoreCorrectness // self-paced: how fast a student read says nothing
+	}
+	a.Points = Points(a.Correct, scoringMode, ad.elapsed, time.Duration(ad.quiz.SecondsPerQuestion)*time.Second,
+		ad.quiz.Explanations, a.ExplanationScore)
+	if a.Lang == "" {
+		a.Lang = ad.lang
+	}
+	return a, nil
+}
+
+// accept records a committed answer and wakes who sees it.
+func (r *Room) accept(a *examsim.ClassAnswer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.pending, answerKey{a.PlayerID, a.QuestionIndex})
+	r.record(a)
+	r.changedLocked(r.sess.Mode == examsim.ModeAssignment)
+	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
+		st.wake()
+	}
+}
+
+func (r *Room) unpend(k answerKey) {
+	r.mu.Lock()
+	delete(r.pending, k)
+	r.mu.Unlock()
+}
+
+// historyEntry is a committed class answer as the student's history keeps it.
+func historyEntry(a *examsim.ClassAnswer, learnerID int64) *examsim.Attempt {
+	return &examsim.Attempt{LearnerID: learnerID, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
+		Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
+		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt}
+}

@@ -1,0 +1,153 @@
+package classroom
+
+import (
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// LogEntry is something the host is told about a player.
+type LogEntry struct {
+	At       time.Time
+	Nickname string
+	Event    string // joined, reconnected, left, kicked
+}
+
+// PlayerInfo is a player as the host's roster and the leaderboard show them.
+type PlayerInfo struct {
+	ID         int64
+	Nickname   string
+	Lang       examsim.Lang
+	Points     int // as shown: a live question's points count from its reveal
+	Rank       int // 1-based
+	Online     bool
+	Reconnects int
+	Answered   bool // the current question
+}
+
+// Snapshot is the room at one moment, for rendering. It is never changed
+// once made, so any number of streams may read it at once.
+type Snapshot struct {
+	Version   uint64 // what students see; equal versions render alike
+	Live      uint64
+	Session   examsim.ClassSession
+	Questions []*questions.Question
+	Question  *questions.Question // the current one in a live room, else nil
+	Deadline  time.Time           // when the current question's time is up
+	Counts    map[string]int      // answers to the current question by choice
+	Answered  int
+	Players   []PlayerInfo // in join order, without kicked players
+	Ranking   []PlayerInfo // best first
+	Online    int
+	Log       []LogEntry
+	rank      map[int64]int
+}
+
+// Rank returns a player's place, or 0.
+func (s *Snapshot) Rank(playerID int64) int { return s.rank[playerID] }
+
+// Snapshot returns the room as it is now.
+func (r *Room) Snapshot() *Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.snap == nil || r.snap.Live != r.live {
+		r.snap = r.buildLocked()
+	}
+	return r.snap
+}
+
+// StageSnapshot returns the room as of the last change students see. A
+// thousand students woken by one change share one snapshot, and answers
+// arriving meanwhile do not make each of them build a new one. Its counts
+// and roster may lag; the host's Snapshot has them current.
+func (r *Room) StageSnapshot() *Snapshot {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.vsnap == nil || r.vsnap.Version != r.version {
+		if r.snap == nil || r.snap.Live != r.live {
+			r.snap = r.buildLocked()
+		}
+		r.vsnap = r.snap
+	}
+	return r.vsnap
+}
+
+func (r *Room) buildLocked() *Snapshot {
+	s := &Snapshot{Version: r.version, Live: r.live, Session: r.sess, Questions: r.qs, Counts: map[string]int{},
+		Log: slices.Clone(r.log), rank: map[int64]int{}}
+	idx := r.sess.QuestionIndex
+	live := r.sess.Mode == examsim.ModeLive && idx >= 0 && idx < len(r.qs)
+	if live {
+		s.Question = r.qs[idx]
+		s.Deadline = r.sess.QuestionStartedAt.Add(r.limit())
+		for k, v := range r.counts[idx] {
+			s.Counts[k] = v
+		}
+		s.Answered = len(r.answers[idx])
+	}
+	for _, p := range r.order {
+		if p.Kicked {
+			continue
+		}
+		pi := PlayerInfo{ID: p.ID, Nickname: p.Nickname, Lang: p.Lang, Points: r.shownPointsLocked(p),
+			Online: p.conns > 0, Reconnects: p.reconnects}
+		if live {
+			_, pi.Answered = r.answers[idx][p.ID]
+		}
+		if pi.Online {
+			s.Online++
+		}
+		s.Players = append(s.Players, pi)
+	}
+	s.Ranking = slices.Clone(s.Players)
+	sort.SliceStable(s.Ranking, func(i, j int) bool { return s.Ranking[i].Points > s.Ranking[j].Points })
+	for i := range s.Ranking { // tied players share a place: 1, 1, 3
+		s.Ranking[i].Rank = i + 1
+		if i > 0 && s.Ranking[i].Points == s.Ranking[i-1].Points {
+			s.Ranking[i].Rank = s.Ranking[i-1].Rank
+		}
+		s.rank[s.Ranking[i].ID] = s.Ranking[i].Rank
+	}
+	return s
+}
+
+// shownPointsLocked hides a live question's points until its reveal, since
+// points would give the answer away.
+func (r *Room) shownPointsLocked(p *player) int {
+	pts := p.points
+	if r.sess.Mode == examsim.ModeLive && r.sess.Phase == examsim.PhaseQuestion {
+		if a, ok := r.answers[r.sess.QuestionIndex][p.ID]; ok {
+			pts -= a.Points
+		}
+	}
+	return pts
+}
+
+// PlayerView is what one student sees of themselves.
+type PlayerView struct {
+	Player  examsim.Player
+	Points  int
+	Answers map[int]*examsim.ClassAnswer // their own committed answers by question index
+	Next    int                          // assignments: their next question
+}
+
+// Player returns a student's own view, or false when they are not in the room.
+func (r *Room) Player(playerID int64) (PlayerView, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.players[playerID]
+	if p == nil || p.Kicked {
+		return PlayerView{}, false
+	}
+	v := PlayerView{Player: p.Player, Points: r.shownPointsLocked(p), Answers: map[int]*examsim.ClassAnswer{},
+		Next: r.nextLocked(playerID)}
+	for i := range r.qs {
+		if a, ok := r.answers[i][playerID]; ok {
+			v.Answers[i] = a
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,85 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
+)
+
+// hostedRoom makes an instructor with a running live session and n players.
+func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomService, name string, n int) (*examsim.Learner, *examsim.ClassSession, []*examsim.Player) {
+	t.Helper()
+	ctx := context.Background()
+	host, err := ls.CreateAccount(ctx, name, "long enough pass", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "q " + name, QuestionIDs: []string{"malformed-order-id"}, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := cs.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
+	if err := cs.CreateSession(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	var players []*examsim.Player
+	for i := range n {
+		p := &examsim.Player{SessionID: sess.ID, Nickname: fmt.Sprintf("%s p%d", name, i), Lang: examsim.English, RejoinHash: []byte{byte(i)}}
+		if err := cs.CreatePlayer(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p)
+	}
+	return host, sess, players
+}
+
+func classAnswer(sess *examsim.ClassSession, p *examsim.Player) *examsim.ClassAnswer {
+	return &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
+		Choice: "A", Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}
+}
+
+// TestSaveAnswersIsolatesRefusedAnswer puts answers of two rooms in one
+// group commit after one room's host was deleted: the gone room's answers
+// are refused, each on its own, and the other room's are all stored.
+func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	hostA, sessA, playersA := hostedRoom(t, ls, cs, "host_a", 2)
+	_, sessB, playersB := hostedRoom(t, ls, cs, "host_b", 3)
+	if err := ls.DeleteLearner(ctx, hostA.ID); err != nil {
+		t.Fatal(err)
+	}
+	batch := []*examsim.ClassAnswer{classAnswer(sessB, playersB[0]), classAnswer(sessA, playersA[0]),
+		classAnswer(sessB, playersB[1]), classAnswer(sessA, playersA[1]), classAnswer(sessB, playersB[2])}
+	err := cs.SaveAnswers(ctx, batch)
+	var refused examsim.AnswerErrors
+	if !errors.As(err, &refused) || len(refused) != len(batch) {
+		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
+	}
+	for i, a := range batch {
+		gone := a.SessionID == sessA.ID
+		var e *examsim.Error
+		switch {
+		case gone && (!errors.As(refused[i], &e) || e.Code != examsim.ECONFLICT || e.Message != "class.error_not_running"):
+			t.Errorf("answer %d to the deleted room: %v; want ECONFLICT class.error_not_running", i, refused[i])
+		case !gone && refused[i] != nil:
+			t.Errorf("answer %d to the other room failed: %v", i, refused[i])
+		case !gone && a.ID == 0:
+			t.Errorf("answer %d to the other room has no id", i)
+		}
+	}
+	got, err := cs.ListAnswers(ctx, sessB.ID)
+	if err != nil || len(got) != len(playersB) {
+		t.Fatalf("room B has %d stored answers (%v), want %d", len(got), err, len(playersB))
+	}
+	// A batch with nothing refused is plainly nil.
+	if err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{classAnswer(sessB, playersB[0])}); err != nil {
+		t.Errorf("a repeated answer: %v", err)
+	}
+}

@@ -1,0 +1,291 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
+)
+
+// disputeWorld is a database with a teacher's class, a student in it, a
+// learner outside it, and one attempt each.
+type disputeWorld struct {
+	db                         *store.DB
+	ds                         *store.DisputeService
+	attempts                   *store.AttemptService
+	teacher, otherTeacher      int64
+	student, outsider          int64
+	studentAttempt, outAttempt *examsim.Attempt
+	classAnswer                *examsim.ClassAnswer
+}
+
+func newDisputeWorld(t *testing.T) *disputeWorld {
+	t.Helper()
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	w := &disputeWorld{db: db, ds: store.NewDisputeService(db), attempts: store.NewAttemptService(db)}
+	acc := store.NewLearnerService(db)
+	mk := func(name string, role examsim.Role) int64 {
+		l, err := acc.CreateAccount(ctx, name, "a less common passphrase", role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.ID
+	}
+	w.teacher, w.otherTeacher = mk("ines", examsim.RoleInstructor), mk("ivan", examsim.RoleInstructor)
+	w.student, w.outsider = mk("lena", examsim.RoleLearner), mk("otto", examsim.RoleLearner)
+
+	cls := store.NewClassroomService(db)
+	quiz := &examsim.Quiz{OwnerID: w.teacher, Title: "Q", QuestionIDs: []string{"malformed-order-id"}, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := cls.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	sess := &examsim.ClassSession{HostID: w.teacher, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
+	if err := cls.CreateSession(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	player := &examsim.Player{SessionID: sess.ID, Nickname: "Lena", Lang: examsim.Polish, LearnerID: w.student, RejoinHash: []byte("h")}
+	if err := cls.CreatePlayer(ctx, player); err != nil {
+		t.Fatal(err)
+	}
+	w.classAnswer = &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
+		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Band: 1}
+	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
+		t.Fatal(err)
+	}
+	mkAttempt := func(learner int64, text string) *examsim.Attempt {
+		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true,
+			Explanation: text, Score: 10, Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1,
+			CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
+		if err := w.attempts.CreateAttempt(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	w.studentAttempt = mkAttempt(w.student, "เป็น validation error ต้องแก้ id")
+	w.outAttempt = mkAttempt(w.outsider, "outsider's explanation")
+	return w
+}
+
+func attemptTarget(a *examsim.Attempt) examsim.Target {
+	return examsim.Target{Kind: examsim.TargetAttempt, ID: a.ID}
+}
+
+func TestFlagIsIdempotentAndKeepsTheComment(t *testing.T) {
+	ctx := context.Background()
+	w := newDisputeWorld(t)
+	target := attemptTarget(w.studentAttempt)
+	if f, err := w.ds.FindFlag(ctx, target); err != nil || f != nil {
+		t.Fatalf("before flagging: %+v, %v", f, err)
+	}
+	for _, comment := range []string{"ฉันตอบถูกแล้ว", ""} {
+		if err := w.ds.FlagScore(ctx, &examsim.Flag{Target: target, LearnerID: w.student, Comment: comment}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := w.ds.FindFlag(ctx, target)
+	if err != nil || f == nil || f.Comment != "ฉันตอบถูกแล้ว" || !f.Open() {
+		t.Fatalf("after flagging twice, the second without a comment: %+v, %v", f, err)
+	}
+	if n := w.db.CountRows(t, "score_flags"); n != 1 {
+		t.Fatalf("%d flag rows, want 1", n)
+	}
+	if err := w.ds.FlagScore(ctx, &examsim.Flag{Target: target, LearnerID: w.student, Comment: "nowy komentarz"}); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := w.ds.FindFlag(ctx, target); f.Comment != "nowy komentarz" {
+		t.Errorf("a new comment should replace the old one: %q", f.Comment)
+	}
+	long := &examsim.Flag{Target: target, LearnerID: w.student, Comment: strings.Repeat("ą", examsim.MaxFlagComment+1)}
+	if err := w.ds.FlagScore(ctx, long); examsim.ErrorCode(err) != examsim.ETOOLARGE {
+		t.Errorf("an over-long comment: %v, want ETOOLARGE", err)
+	}
+	if f, _ := w.ds.FindFlag(ctx, target); f.Comment != "nowy komentarz" {
+		t.Errorf("a refused comment changed the flag: %q", f.Comment)
+	}
+}
+
+func TestConcurrentFlagsMakeOneRow(t *testing.T) {
+	ctx := context.Background()
+	w := newDisputeWorld(t)
+	target := attemptTarget(w.studentAttempt)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- w.ds.FlagScore(ctx, &examsim.Flag{Target: target, LearnerID: w.student})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := w.db.CountRows(t, "score_flags"); n != 1 {
+		t.Fatalf("%d flag rows, want 1", n)
+	}
+}
+
+func TestRegradeIsTheBandThatCounts(t *testing.T) {
+	ctx := context.Background()
+	w := newDisputeWorld(t)
+	a := w.studentAttempt
+	reviews := store.NewReviewService(w.db)
+	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 1 {
+		t.Fatalf("a right answer with band 0 should be up for review: %d cards", len(cards))
+	}
+	if err := w.ds.FlagScore(ctx, &examsim.Flag{Target: attemptTarget(a), LearnerID: w.student}); err != nil {
+		t.Fatal(err)
+	}
+	g := &examsim.HumanGrade{Target: attemptTarget(a), Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, GraderID: w.teacher}
+	if err := w.ds.Regrade(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.attempts.FindAttempt(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Band != 0 || got.Human == nil || got.Human.Band != 3 || got.EffectiveBand() != 3 || got.Human.GraderID != w.teacher ||
+		len(got.Human.Concepts) != 1 || !got.Human.Concepts[0].Hit {
+		t.Fatalf("after the regrade: band %d, human %+v", got.Band, got.Human)
+	}
+	if f, _ := w.ds.FindFlag(ctx, attemptTarget(a)); f == nil || f.Open() {
+		t.Errorf("the regrade should resolve the flag: %+v", f)
+	}
+	// Band 3 on a right answer is quality 5: no review needed any more.
+	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 0 {
+		t.Errorf("the review schedule still has %d cards after a band 3 regrade", len(cards))
+	}
+	// The lists read the regrade too.
+	list, _ := w.attempts.ListAttempts(ctx, w.student, 10)
+	if len(list) != 1 || list[0].EffectiveBand() != 3 {
+		t.Errorf("ListAttempts: %+v", list)
+	}
+	// A rescore replaces the automatic verdict and leaves the teacher's alone.
+	got.Score, got.Band, got.RubricVersion = 90, 2, 2
+	if err := w.attempts.UpdateScore(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := w.attempts.FindAttempt(ctx, a.ID)
+	if again.Band != 2 || again.EffectiveBand() != 3 {
+		t.Errorf("after a rescore: band %d, effective %d, want 2 and 3", again.Band, again.EffectiveBand())
+	}
+	// Regrading again replaces the grade and puts the card back.
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: 0, GraderID: w.teacher}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := w.attempts.FindAttempt(ctx, a.ID); again.EffectiveBand() != 0 {
+		t.Errorf("a second regrade: effective band %d, want 0", again.EffectiveBand())
+	}
+	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 1 {
+		t.Errorf("band 0 again: %d cards, want 1", len(cards))
+	}
+	for _, band := range []int{-1, 4} {
+		if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: band}); examsim.ErrorCode(err) != examsim.EINVALID {
+			t.Errorf("band %d: %v, want EINVALID", band, err)
+		}
+	}
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: examsim.Target{Kind: examsim.TargetAttempt, ID: 9999}, Band: 1}); examsim.ErrorCode(err) != examsim.ENOTFOUND {
+		t.Errorf("an unknown attempt: %v, want ENOTFOUND", err)
+	}
+}
+
+func TestGradingScope(t *testing.T) {
+	ctx := context.Background()
+	w := newDisputeWorld(t)
+	for _, a := range []*examsim.Attempt{w.studentAttempt, w.outAttempt} {
+		if err := w.ds.FlagScore(ctx, &examsim.Flag{Target: attemptTarget(a), LearnerID: a.LearnerID, Comment: "please"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := examsim.Target{Kind: examsim.TargetClassAnswer, ID: w.classAnswer.ID}
+	ids := func(scope examsim.GradingScope) map[examsim.Target]*examsim.Gradable {
+		t.Helper()
+		list, err := w.ds.ListGradable(ctx, scope, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[examsim.Target]*examsim.Gradable{}
+		for _, g := range list {
+			out[g.Target] = g
+		}
+		return out
+	}
+	teacher := ids(examsim.GradingScope{TeacherID: w.teacher})
+	if len(teacher) != 2 || teacher[attemptTarget(w.studentAttempt)] == nil || teacher[answer] == nil {
+		t.Fatalf("the teacher's queue: %v, want the student's attempt and class answer", teacher)
+	}
+	if g := teacher[attemptTarget(w.studentAttempt)]; !g.Flag.Open() || g.Flag.Comment != "please" || g.Name != "lena" {
+		t.Errorf("the student's attempt in the queue: %+v %+v", g, g.Flag)
+	}
+	if g := teacher[answer]; g.Name != "Lena" || g.LearnerID != w.student || g.Flag != nil || g.Explanation != w.classAnswer.Explanation {
+		t.Errorf("the class answer in the queue: %+v", g)
+	}
+	if other := ids(examsim.GradingScope{TeacherID: w.otherTeacher}); len(other) != 0 {
+		t.Errorf("another teacher sees %v", other)
+	}
+	if all := ids(examsim.GradingScope{TeacherID: w.otherTeacher, All: true}); len(all) != 3 {
+		t.Errorf("an admin sees %d, want 3", len(all))
+	}
+	if _, err := w.ds.FindGradable(ctx, attemptTarget(w.outAttempt), examsim.GradingScope{TeacherID: w.teacher}); examsim.ErrorCode(err) != examsim.ENOTFOUND {
+		t.Errorf("an outsider's attempt for the teacher: %v, want ENOTFOUND", err)
+	}
+	if _, err := w.ds.FindGradable(ctx, answer, examsim.GradingScope{TeacherID: w.teacher}); err != nil {
+		t.Errorf("the class answer for the teacher: %v", err)
+	}
+
+	// A regraded class answer leaves the queue and is kept beside its band.
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: answer, Band: 2, GraderID: w.teacher}); err != nil {
+		t.Fatal(err)
+	}
+	if teacher := ids(examsim.GradingScope{TeacherID: w.teacher}); teacher[answer] != nil {
+		t.Errorf("a regraded, unflagged class answer is still queued")
+	}
+	g, err := w.ds.FindGradable(ctx, answer, examsim.GradingScope{TeacherID: w.teacher})
+	if err != nil || g.Band != 1 || g.Human == nil || g.Human.Band != 2 {
+		t.Fatalf("the regraded class answer: %+v, %v", g, err)
+	}
+	regraded, err := w.ds.ListRegraded(ctx)
+	if err != nil || len(regraded) != 1 || regraded[0].Target != answer {
+		t.Fatalf("ListRegraded: %v, %v", regraded, err)
+	}
+}
+
+func TestExamItemsCarryTheirRegrade(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ls, es, ds := store.NewLearnerService(db), store.NewExamService(db), store.NewDisputeService(db)
+	l, _ := ls.CreateAnonymous(ctx)
+	e := newExam(l.ID)
+	if err := es.CreateExam(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	it := &examsim.ExamItem{Position: 1, Choice: "B", Explanation: "x", Lang: examsim.English, AnsweredAt: examStart}
+	if err := es.SaveExamAnswer(ctx, e.ID, it, examStart); err != nil {
+		t.Fatal(err)
+	}
+	e, _ = es.FindExam(ctx, e.ID)
+	e.SubmittedAt, e.Items[0].Band = examStart.Add(time.Minute), 1
+	if err := es.SubmitExam(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Regrade(ctx, &examsim.HumanGrade{Target: examsim.Target{Kind: examsim.TargetAttempt, ID: e.Items[0].AttemptID}, Band: 3}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := es.FindExam(ctx, e.ID)
+	if first := got.Items[0]; first.Band != 1 || first.EffectiveBand() != 3 {
+		t.Errorf("the regraded exam item: band %d, effective %d", first.Band, first.EffectiveBand())
+	}
+	if second := got.Items[1]; second.Human != nil {
+		t.Errorf("an unanswered item has a regrade: %+v", second.Human)
+	}
+}
