@@ -43,6 +43,8 @@ type cueWords struct {
 	refuteAhead  []string // reject what follows
 	refuteBehind []string // reject what precedes
 	suppose      []string // suppose what follows
+	weak         []string // negation cues that do not deny what they name: "without"
+	modals       []string // mark a supposition's consequence as counterfactual
 }
 
 var cueLists = map[examsim.Lang]cueWords{
@@ -57,6 +59,8 @@ var cueLists = map[examsim.Lang]cueWords{
 		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
 		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads"},
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if"},
+		weak:         []string{"without", "none", "nothing"},
+		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
 	},
 	examsim.Vietnamese: {
 		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
@@ -66,6 +70,8 @@ var cueLists = map[examsim.Lang]cueWords{
 		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
 		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
 		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà"},
+		weak:         []string{"không_có", "thiếu"},
+		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
 	},
 	examsim.Polish: {
 		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
@@ -75,6 +81,8 @@ var cueLists = map[examsim.Lang]cueWords{
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
 		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był"},
+		weak:         []string{"bez"},
+		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
 	},
 	examsim.Thai: {
 		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
@@ -83,6 +91,8 @@ var cueLists = map[examsim.Lang]cueWords{
 		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
 		refuteBehind: []string{"จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
 		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ"},
+		weak:         []string{"ไม่มี", "หากไม่มี", "ถ้าไม่มี"},
+		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
 	},
 }
 
@@ -90,6 +100,7 @@ var cueLists = map[examsim.Lang]cueWords{
 type cueSet struct {
 	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
+	weak, modals                                             []term
 	selfJudgingTerms                                         []term
 }
 
@@ -111,6 +122,8 @@ var cueSets = func() map[examsim.Lang]*cueSet {
 		cs.refuteBehind = compileCues(merge(own.refuteBehind, en.refuteBehind))
 		cs.suppose = compileCues(merge(own.suppose, en.suppose))
 		cs.selfJudgingTerms = compileCues(merge(own.selfJudging, en.selfJudging))
+		cs.weak = compileCues(merge(own.weak, en.weak))
+		cs.modals = compileCues(merge(own.modals, en.modals))
 		out[lang] = cs
 	}
 	return out
@@ -141,6 +154,11 @@ type scope struct{ from, to, cueFrom, cueTo int }
 // reading is what the clause reader found in one text.
 type reading struct {
 	neg, refuted, supposed, hypothetical []scope
+	// denying is neg without the scopes of "without"-like cues.
+	denying []scope
+	// counterfactual is the part of hypothetical with "would", "could",
+	// "by": "if it had run, zero would be an answer" asserts no answer.
+	counterfactual []scope
 	negCues                              []span // every negation cue, for {neg} and {!neg}
 	// soNen marks Vietnamese "nên" read as "so" rather than "should".
 	soNen []bool
@@ -163,7 +181,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	}
 	rd := &x.rd
 	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
-	rd.negCues = rd.negCues[:0]
+	rd.negCues, rd.denying, rd.counterfactual = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0]
 	toks := x.toks
 	if len(toks) == 0 {
 		rd.soNen = rd.soNen[:0]
@@ -199,6 +217,8 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		return j
 	}
 	judged := x.cueMask(&x.judgeMask, cs.judgements)
+	weak := x.cueMask(&x.weakMask, cs.weak)
+	modal := x.cueMask(&x.modalMask, cs.modals)
 	selfJudging := spans(cs.selfJudgingTerms, x)
 	for _, n := range spans(cs.negations, x) {
 		rd.negCues = append(rd.negCues, n)
@@ -219,12 +239,16 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 		if s.from <= s.to {
 			rd.neg = append(rd.neg, s)
+			if !weak[n.first] {
+				rd.denying = append(rd.denying, s)
+			}
 		}
 	}
 	// "Retrying is pointless": the judgement looks back at its subject.
 	for _, sj := range selfJudging {
 		if from := backward(sj.first, negBackward); from < sj.first {
 			rd.neg = append(rd.neg, scope{from, sj.first - 1, sj.first, sj.last})
+			rd.denying = append(rd.denying, scope{from, sj.first - 1, sj.first, sj.last})
 		}
 	}
 	for _, c := range spans(cs.refuteAhead, x) {
@@ -250,6 +274,12 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 		if end > c.last {
 			rd.hypothetical = append(rd.hypothetical, scope{c.last + 1, end, c.first, c.last})
+			for k := c.last + 1; k <= end; k++ {
+				if modal[k] {
+					rd.counterfactual = append(rd.counterfactual, scope{c.last + 1, end, c.first, c.last})
+					break
+				}
+			}
 		}
 	}
 	rd.soNen = x.soNenMask(lang)

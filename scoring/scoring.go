@@ -146,7 +146,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 	total, hit := 0, 0
 	decisiveAll := true
 	for i, c := range r.Concepts {
-		before := x.rejects
+		before, reversedBefore := x.rejects, x.reversed
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
 		total += c.Weight
@@ -165,6 +165,9 @@ func (r *Rubric) Score(text string) (Result, error) {
 		}
 		if !ok && x.rejects > before && c.Role != Conclusion {
 			sig.deniedConcept = true
+		}
+		if !ok && x.reversed > reversedBefore && c.Role != Conclusion {
+			sig.reversed = true
 		}
 	}
 	penalty := 0
@@ -188,7 +191,9 @@ func (r *Rubric) Score(text string) (Result, error) {
 	sig.onTopic = sig.hits > 0 || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0:
+	case len(res.Misconceptions) > 0 || sig.reversed:
+		// An endorsed misconception, or a key idea said the other way
+		// round ("retrying will help" where the rubric says it will not).
 		res.Band = 0
 	case sig.hits == 0:
 		// Vague but on topic and not wrong is worth a 1, as a teacher gives it.

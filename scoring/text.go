@@ -260,7 +260,7 @@ func thaiCombiningClass(r rune) int {
 
 func endsClause(r rune) bool {
 	switch r {
-	case ',', ':', '(', ')', '–', '—', '，':
+	case ',', ':', '–', '—', '，':
 		return true
 	}
 	return false
