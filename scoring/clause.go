@@ -68,7 +68,7 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"cần", "cần_thiết", "giúp", "có_ích", "ích", "tác_dụng", "hiệu_quả", "đúng", "hợp_lý", "ổn", "giải_quyết", "thay_đổi", "được", "đáng", "khả_thi", "là_cách", "nên_làm"},
 		selfJudging:  []string{"vô_ích", "vô_nghĩa", "uổng_công", "lãng_phí"},
 		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
-		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
+		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
 		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà"},
 		weak:         []string{"không_có", "thiếu"},
 		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
@@ -159,7 +159,8 @@ type reading struct {
 	// counterfactual is the part of hypothetical with "would", "could",
 	// "by": "if it had run, zero would be an answer" asserts no answer.
 	counterfactual []scope
-	negCues                              []span // every negation cue, for {neg} and {!neg}
+	negCues        []span  // every negation cue, for {neg} and {!neg}
+	consequence    []scope // after a refutation cue: the harm it names
 	// soNen marks Vietnamese "nên" read as "so" rather than "should".
 	soNen []bool
 }
@@ -181,7 +182,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	}
 	rd := &x.rd
 	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
-	rd.negCues, rd.denying, rd.counterfactual = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0]
+	rd.negCues, rd.denying, rd.counterfactual, rd.consequence = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0], rd.consequence[:0]
 	toks := x.toks
 	if len(toks) == 0 {
 		rd.soNen = rd.soNen[:0]
@@ -221,6 +222,9 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	modal := x.cueMask(&x.modalMask, cs.modals)
 	selfJudging := spans(cs.selfJudgingTerms, x)
 	for _, n := range spans(cs.negations, x) {
+		if opensQuote(toks, n.first) {
+			continue // "no contracts found" quotes a tool, it denies nothing
+		}
 		rd.negCues = append(rd.negCues, n)
 		s := scope{n.last + 1, forward(n.last, negForward), n.first, n.last}
 		// A judgement right after the negation turns it onto the subject.
@@ -246,6 +250,9 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	}
 	// "Retrying is pointless": the judgement looks back at its subject.
 	for _, sj := range selfJudging {
+		if opensQuote(toks, sj.first) {
+			continue
+		}
 		if from := backward(sj.first, negBackward); from < sj.first {
 			rd.neg = append(rd.neg, scope{from, sj.first - 1, sj.first, sj.last})
 			rd.denying = append(rd.denying, scope{from, sj.first - 1, sj.first, sj.last})
@@ -259,6 +266,11 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	for _, c := range spans(cs.refuteBehind, x) {
 		if from := backward(c.first, refuteBackward); from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
+		}
+		// What follows is the harm the learner points out: "would only
+		// throw away three ledgers" argues against throwing them away.
+		if to := forward(c.last, refuteForward); to > c.last {
+			rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
 	for _, c := range spans(cs.suppose, x) {
@@ -284,6 +296,11 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	}
 	rd.soNen = x.soNenMask(lang)
 	return rd
+}
+
+// opensQuote reports whether token i is the first word of a quotation.
+func opensQuote(toks []token, i int) bool {
+	return toks[i].quoted && (i == 0 || !toks[i-1].quoted)
 }
 
 // cueMask marks the tokens where any of the cues starts.
@@ -329,4 +346,72 @@ func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
 		}
 	}
 	return m
+}
+
+// Endorsing an option by its letter: "like B is also fine", "(C) would also
+// work", "như B cũng được", "jak B też jest dobre", "แบบข้อ B ก็ดี".
+var (
+	letterCues = map[examsim.Lang][]string{
+		examsim.English:    {"like", "as", "option", "answer", "choice", "in"},
+		examsim.Vietnamese: {"như", "giống", "phương_án", "đáp_án", "câu", "ý"},
+		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "w"},
+		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
+	}
+	endorsements = map[examsim.Lang][]string{
+		examsim.English:    {"fine", "good", "works", "work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as"},
+		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn"},
+		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*"},
+		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้"},
+	}
+	letterCueTerms, endorsementTerms = func() (map[examsim.Lang][]term, map[examsim.Lang][]term) {
+		a, b := map[examsim.Lang][]term{}, map[examsim.Lang][]term{}
+		for _, l := range examsim.Langs {
+			a[l] = compileCues(append(append([]string(nil), letterCues[l]...), letterCues[examsim.English]...))
+			b[l] = compileCues(append(append([]string(nil), endorsements[l]...), endorsements[examsim.English]...))
+		}
+		return a, b
+	}()
+)
+
+// endorseWindow is how soon after the letter the endorsement must come.
+const endorseWindow = 4 * wordUnits
+
+// optionStance reports whether the text names an option other than the
+// answer by its capital letter, after a cue or in brackets, and calls it
+// good in the same clause without negating, refuting or supposing it
+// (endorsed), or rejects it (refuted: "like B would only hide the gap").
+func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed, refuted bool) {
+	if r.Answer == "" {
+		return false, false
+	}
+	var cued []bool
+	for i := range x.toks {
+		tk := &x.toks[i]
+		if tk.end-tk.start != 1 || text[tk.start] < 'A' || text[tk.start] > 'D' || text[tk.start:tk.end] == r.Answer {
+			continue
+		}
+		bracket := tk.start > 0 && text[tk.start-1] == '('
+		if !bracket {
+			if cued == nil {
+				cued = x.cueMask(&x.letterMask, letterCueTerms[r.Lang])
+			}
+			if i == 0 || !cued[i-1] {
+				continue
+			}
+		}
+		if inAny(rd.neg, i) || inAny(rd.refuted, i) {
+			refuted = true
+			continue
+		}
+		if inAny(rd.supposed, i) {
+			continue
+		}
+		for _, e := range spans(endorsementTerms[r.Lang], x) {
+			if e.clause == tk.clause && e.start > tk.pos && e.start-tk.pos <= endorseWindow &&
+				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !negInClauses(rd.negCues, []span{e}) {
+				endorsed = true
+			}
+		}
+	}
+	return endorsed, refuted
 }

@@ -33,9 +33,9 @@ type textIndex struct {
 	combo     []span   // scratch for Pattern.match: one span per slot
 	// rd is the clause reading of this text; blockMask and judgeMask are
 	// its scratch. skipNen, when set, hides "nên" meaning "so".
-	rd                   reading
-	blockMask, judgeMask, weakMask, modalMask []bool
-	skipNen              []bool
+	rd                                                    reading
+	blockMask, judgeMask, weakMask, modalMask, letterMask []bool
+	skipNen                                               []bool
 	// rejects counts matches whose words were there but not asserted;
 	// reversed those of {neg} patterns asserted without their negation.
 	rejects, reversed int

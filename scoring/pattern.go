@@ -355,7 +355,7 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 	switch p.polarity {
 	case needNegation:
 		if !negated(rd.negCues, combo) && !scoped(rd.neg, combo, false) {
-			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) {
+			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
 				x.reversed++ // "retrying will help" against "{neg} retr* help*"
 			}
 			return false
@@ -395,6 +395,18 @@ func scoped(ss []scope, combo []span, notOwn bool) bool {
 		}
 		for _, s := range combo {
 			if s.first <= sc.to && s.last >= sc.from {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negInClauses reports whether any negation stands in a clause of combo.
+func negInClauses(negs []span, combo []span) bool {
+	for _, n := range negs {
+		for _, s := range combo {
+			if s.clause == n.clause {
 				return true
 			}
 		}

@@ -62,6 +62,10 @@ type Rubric struct {
 	Lang           examsim.Lang
 	Concepts       []Concept
 	Misconceptions []Misconception
+	// Answer is the keyed option's letter. When set, an explanation that
+	// endorses another option by its letter ("like B is also fine") is
+	// read as holding that option's misconception.
+	Answer string
 }
 
 // ConceptResult says whether one concept was found.
@@ -188,10 +192,11 @@ func (r *Rubric) Score(text string) (Result, error) {
 	res.Score = min(max(res.Score-penalty, 0), 100)
 	sig.words = x.wordCount()
 	sig.misconceptions = len(res.Misconceptions)
-	sig.onTopic = sig.hits > 0 || r.onTopic(x)
+	endorsed, refuted := r.optionStance(text, x, rd)
+	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0 || sig.reversed:
+	case len(res.Misconceptions) > 0 || sig.reversed || endorsed:
 		// An endorsed misconception, or a key idea said the other way
 		// round ("retrying will help" where the rubric says it will not).
 		res.Band = 0
