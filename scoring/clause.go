@@ -57,7 +57,7 @@ var cueLists = map[examsim.Lang]cueWords{
 			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
 		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
 		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
-		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads"},
+		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave"},
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if"},
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
@@ -79,7 +79,7 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
 		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był"},
 		weak:         []string{"bez"},
 		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
@@ -89,7 +89,7 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
 		selfJudging:  []string{"ไร้ประโยชน์", "ไม่มีประโยชน์", "เปล่าประโยชน์", "สูญเปล่า", "ไม่มีความหมาย"},
 		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
-		refuteBehind: []string{"จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
+		refuteBehind: []string{"มีแต่จะ", "เป็นแค่", "ก็ไม่เจอ", "จะพัง", "จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
 		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ"},
 		weak:         []string{"ไม่มี", "หากไม่มี", "ถ้าไม่มี"},
 		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
@@ -273,6 +273,26 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 			rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
+	if lang == examsim.Polish {
+		// "tylko ukryłoby", "wyrzuciłoby tylko": only + a conditional verb
+		// is Polish for "would only".
+		for i := range toks {
+			if toks[i].fold != "tylko" {
+				continue
+			}
+			for _, k := range []int{i - 1, i + 1} {
+				if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
+					c := span{first: min(i, k), last: max(i, k)}
+					if from := backward(c.first, refuteBackward); from < c.first {
+						rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
+					}
+					if to := forward(c.last, refuteForward); to > c.last {
+						rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
+					}
+				}
+			}
+		}
+	}
 	for _, c := range spans(cs.suppose, x) {
 		to := forward(c.last, supposeForward)
 		if to > c.last {
@@ -296,6 +316,27 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	}
 	rd.soNen = x.soNenMask(lang)
 	return rd
+}
+
+// polishConditional reports whether a folded Polish word is a conditional
+// verb form: ukryłoby, wyrzuciłby, powtórzyłaby, sprawiłyby.
+func polishConditional(f string) bool {
+	for _, end := range []string{"loby", "lby", "laby", "lyby", "liby"} {
+		if len(f) > len(end)+2 && f[len(f)-len(end):] == end {
+			return true
+		}
+	}
+	return false
+}
+
+// cueEndMask marks the tokens where any of the cues ends.
+func (x *textIndex) cueEndMask(buf *[]bool, cues []term) []bool {
+	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	for _, s := range spans(cues, x) {
+		m[s.last] = true
+	}
+	*buf = m
+	return m
 }
 
 // opensQuote reports whether token i is the first word of a quotation.
@@ -358,10 +399,10 @@ var (
 		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
 	}
 	endorsements = map[examsim.Lang][]string{
-		examsim.English:    {"fine", "good", "works", "work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as"},
-		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn"},
-		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*"},
-		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้"},
+		examsim.English:    {"fine", "good", "works", "work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
+		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
+		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
+		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
 	}
 	letterCueTerms, endorsementTerms = func() (map[examsim.Lang][]term, map[examsim.Lang][]term) {
 		a, b := map[examsim.Lang][]term{}, map[examsim.Lang][]term{}
@@ -393,7 +434,7 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		bracket := tk.start > 0 && text[tk.start-1] == '('
 		if !bracket {
 			if cued == nil {
-				cued = x.cueMask(&x.letterMask, letterCueTerms[r.Lang])
+				cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
 			}
 			if i == 0 || !cued[i-1] {
 				continue
@@ -414,4 +455,51 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		}
 	}
 	return endorsed, refuted
+}
+
+// endorsedMisconception reports whether the text calls good, in one
+// clause, something named by at least two of a misconception's own words:
+// "quietly refunding £500 is a good shortcut", "chạy lại cả ba là cách gọn
+// nhất". It returns the endorsement's span as evidence.
+func endorsedMisconception(m *Misconception, lang examsim.Lang, x *textIndex, rd *reading) ([]span, bool) {
+	for _, e := range spans(endorsementTerms[lang], x) {
+		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
+			continue
+		}
+		if w := x.toks[e.first].fold; w == "work" || w == "works" {
+			continue // "redo work": a noun as often as a verdict
+		}
+		from := e.first
+		for from > 0 && x.toks[from-1].clause == x.toks[e.first].clause && x.toks[e.first].pos-x.toks[from-1].pos <= refuteBackward {
+			from--
+		}
+		if from == e.first {
+			continue
+		}
+		var ev []span
+		var seen [2]int32
+		n := 0
+		for _, p := range m.Patterns {
+			for _, slot := range p.slots {
+				for a := range slot {
+					t := &slot[a]
+					if !topical(t) || (n > 0 && seen[0] == t.ids[0]) {
+						continue
+					}
+					for _, s := range spans(slot[a:a+1], x) {
+						if s.first >= from && s.last < e.first {
+							seen[n] = t.ids[0]
+							n++
+							ev = append(ev, s)
+							break
+						}
+					}
+					if n == 2 {
+						return append(ev, e), true
+					}
+				}
+			}
+		}
+	}
+	return nil, false
 }

@@ -178,7 +178,11 @@ func (r *Rubric) Score(text string) (Result, error) {
 	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
 		before := x.rejects
-		if ev, ok := anyMatch(m.Patterns, x, rd, asMisconception); ok {
+		ev, ok := anyMatch(m.Patterns, x, rd, asMisconception)
+		if !ok {
+			ev, ok = endorsedMisconception(&m, r.Lang, x, rd)
+		}
+		if ok {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
 			penalty += m.Penalty
 		} else if x.rejects > before {
