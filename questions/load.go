@@ -353,7 +353,7 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 		f.addf(line("difficulty"), "difficulty %q must be easy, medium or hard", meta.Difficulty)
 	}
 
-	rubric := scoring.Rubric{Version: max(meta.Rubric.Version, 1)}
+	rubric := scoring.Rubric{Version: max(meta.Rubric.Version, 1), Answer: meta.Answer}
 	decisive := 0
 	seen := map[string]bool{}
 	for i, c := range meta.Rubric.Concepts {
@@ -499,7 +499,7 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 		f.addf(line("title"), "title is empty: give the question a short title")
 	}
 
-	rubric := &scoring.Rubric{Version: neutral.Version, Lang: lang}
+	rubric := &scoring.Rubric{Version: neutral.Version, Lang: lang, Answer: neutral.Answer}
 	compile := func(kind, id string, sources []string, keys ...string) []*scoring.Pattern {
 		var out []*scoring.Pattern
 		if len(sources) == 0 {

@@ -193,7 +193,7 @@ func TestMinimalPairs(t *testing.T) {
 			c[1]++
 		} else {
 			t.Errorf("pair %s (%s, %s, %s): band %d for %q is not above band %d for %q (found %v / %v)",
-				p.ID, p.Lang, p.Question, p.Kind, hi.Band, p.Higher, lo.Band, p.Lower, hi.MisconceptionIDs(), lo.MisconceptionIDs())
+				p.ID, p.Lang, p.Question, p.Kind, hi.Band, p.Higher, lo.Band, p.Lower, found(hi), found(lo))
 		}
 		perLang[p.Lang] = c
 	}
@@ -201,6 +201,20 @@ func TestMinimalPairs(t *testing.T) {
 		c := perLang[string(lang)]
 		t.Logf("minimal pairs %s: %d of %d move the band the right way", lang, c[1], c[0])
 	}
+}
+
+// found lists the concepts hit and the misconceptions (marked !) found.
+func found(r scoring.Result) []string {
+	var out []string
+	for _, c := range r.Concepts {
+		if c.Hit {
+			out = append(out, c.ID)
+		}
+	}
+	for _, m := range r.Misconceptions {
+		out = append(out, "!"+m.ID)
+	}
+	return out
 }
 
 // bootstrapQWK returns a 95% percentile interval for QWK by resampling the

@@ -43,6 +43,8 @@ type cueWords struct {
 	refuteAhead  []string // reject what follows
 	refuteBehind []string // reject what precedes
 	suppose      []string // suppose what follows
+	weak         []string // negation cues that do not deny what they name: "without"
+	modals       []string // mark a supposition's consequence as counterfactual
 }
 
 var cueLists = map[examsim.Lang]cueWords{
@@ -55,8 +57,10 @@ var cueLists = map[examsim.Lang]cueWords{
 			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
 		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
 		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
-		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads"},
+		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave"},
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if"},
+		weak:         []string{"without", "none", "nothing"},
+		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
 	},
 	examsim.Vietnamese: {
 		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
@@ -64,8 +68,10 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"cần", "cần_thiết", "giúp", "có_ích", "ích", "tác_dụng", "hiệu_quả", "đúng", "hợp_lý", "ổn", "giải_quyết", "thay_đổi", "được", "đáng", "khả_thi", "là_cách", "nên_làm"},
 		selfJudging:  []string{"vô_ích", "vô_nghĩa", "uổng_công", "lãng_phí"},
 		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
-		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
+		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
 		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà"},
+		weak:         []string{"không_có", "thiếu"},
+		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
 	},
 	examsim.Polish: {
 		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
@@ -73,16 +79,20 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
 		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był"},
+		weak:         []string{"bez"},
+		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
 	},
 	examsim.Thai: {
 		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
 		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
 		selfJudging:  []string{"ไร้ประโยชน์", "ไม่มีประโยชน์", "เปล่าประโยชน์", "สูญเปล่า", "ไม่มีความหมาย"},
 		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
-		refuteBehind: []string{"จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
+		refuteBehind: []string{"มีแต่จะ", "เป็นแค่", "ก็ไม่เจอ", "จะพัง", "จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
 		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ"},
+		weak:         []string{"ไม่มี", "หากไม่มี", "ถ้าไม่มี"},
+		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
 	},
 }
 
@@ -90,6 +100,7 @@ var cueLists = map[examsim.Lang]cueWords{
 type cueSet struct {
 	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
+	weak, modals                                             []term
 	selfJudgingTerms                                         []term
 }
 
@@ -111,6 +122,8 @@ var cueSets = func() map[examsim.Lang]*cueSet {
 		cs.refuteBehind = compileCues(merge(own.refuteBehind, en.refuteBehind))
 		cs.suppose = compileCues(merge(own.suppose, en.suppose))
 		cs.selfJudgingTerms = compileCues(merge(own.selfJudging, en.selfJudging))
+		cs.weak = compileCues(merge(own.weak, en.weak))
+		cs.modals = compileCues(merge(own.modals, en.modals))
 		out[lang] = cs
 	}
 	return out
@@ -141,7 +154,13 @@ type scope struct{ from, to, cueFrom, cueTo int }
 // reading is what the clause reader found in one text.
 type reading struct {
 	neg, refuted, supposed, hypothetical []scope
-	negCues                              []span // every negation cue, for {neg} and {!neg}
+	// denying is neg without the scopes of "without"-like cues.
+	denying []scope
+	// counterfactual is the part of hypothetical with "would", "could",
+	// "by": "if it had run, zero would be an answer" asserts no answer.
+	counterfactual []scope
+	negCues        []span  // every negation cue, for {neg} and {!neg}
+	consequence    []scope // after a refutation cue: the harm it names
 	// soNen marks Vietnamese "nên" read as "so" rather than "should".
 	soNen []bool
 }
@@ -163,7 +182,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	}
 	rd := &x.rd
 	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
-	rd.negCues = rd.negCues[:0]
+	rd.negCues, rd.denying, rd.counterfactual, rd.consequence = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0], rd.consequence[:0]
 	toks := x.toks
 	if len(toks) == 0 {
 		rd.soNen = rd.soNen[:0]
@@ -199,8 +218,13 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		return j
 	}
 	judged := x.cueMask(&x.judgeMask, cs.judgements)
+	weak := x.cueMask(&x.weakMask, cs.weak)
+	modal := x.cueMask(&x.modalMask, cs.modals)
 	selfJudging := spans(cs.selfJudgingTerms, x)
 	for _, n := range spans(cs.negations, x) {
+		if opensQuote(toks, n.first) {
+			continue // "no contracts found" quotes a tool, it denies nothing
+		}
 		rd.negCues = append(rd.negCues, n)
 		s := scope{n.last + 1, forward(n.last, negForward), n.first, n.last}
 		// A judgement right after the negation turns it onto the subject.
@@ -219,12 +243,19 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 		if s.from <= s.to {
 			rd.neg = append(rd.neg, s)
+			if !weak[n.first] {
+				rd.denying = append(rd.denying, s)
+			}
 		}
 	}
 	// "Retrying is pointless": the judgement looks back at its subject.
 	for _, sj := range selfJudging {
+		if opensQuote(toks, sj.first) {
+			continue
+		}
 		if from := backward(sj.first, negBackward); from < sj.first {
 			rd.neg = append(rd.neg, scope{from, sj.first - 1, sj.first, sj.last})
+			rd.denying = append(rd.denying, scope{from, sj.first - 1, sj.first, sj.last})
 		}
 	}
 	for _, c := range spans(cs.refuteAhead, x) {
@@ -235,6 +266,31 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	for _, c := range spans(cs.refuteBehind, x) {
 		if from := backward(c.first, refuteBackward); from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
+		}
+		// What follows is the harm the learner points out: "would only
+		// throw away three ledgers" argues against throwing them away.
+		if to := forward(c.last, refuteForward); to > c.last {
+			rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
+		}
+	}
+	if lang == examsim.Polish {
+		// "tylko ukryłoby", "wyrzuciłoby tylko": only + a conditional verb
+		// is Polish for "would only".
+		for i := range toks {
+			if toks[i].fold != "tylko" {
+				continue
+			}
+			for _, k := range []int{i - 1, i + 1} {
+				if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
+					c := span{first: min(i, k), last: max(i, k)}
+					if from := backward(c.first, refuteBackward); from < c.first {
+						rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
+					}
+					if to := forward(c.last, refuteForward); to > c.last {
+						rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
+					}
+				}
+			}
 		}
 	}
 	for _, c := range spans(cs.suppose, x) {
@@ -250,10 +306,42 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 		if end > c.last {
 			rd.hypothetical = append(rd.hypothetical, scope{c.last + 1, end, c.first, c.last})
+			for k := c.last + 1; k <= end; k++ {
+				if modal[k] {
+					rd.counterfactual = append(rd.counterfactual, scope{c.last + 1, end, c.first, c.last})
+					break
+				}
+			}
 		}
 	}
 	rd.soNen = x.soNenMask(lang)
 	return rd
+}
+
+// polishConditional reports whether a folded Polish word is a conditional
+// verb form: ukryłoby, wyrzuciłby, powtórzyłaby, sprawiłyby.
+func polishConditional(f string) bool {
+	for _, end := range []string{"loby", "lby", "laby", "lyby", "liby"} {
+		if len(f) > len(end)+2 && f[len(f)-len(end):] == end {
+			return true
+		}
+	}
+	return false
+}
+
+// cueEndMask marks the tokens where any of the cues ends.
+func (x *textIndex) cueEndMask(buf *[]bool, cues []term) []bool {
+	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	for _, s := range spans(cues, x) {
+		m[s.last] = true
+	}
+	*buf = m
+	return m
+}
+
+// opensQuote reports whether token i is the first word of a quotation.
+func opensQuote(toks []token, i int) bool {
+	return toks[i].quoted && (i == 0 || !toks[i-1].quoted)
 }
 
 // cueMask marks the tokens where any of the cues starts.
@@ -299,4 +387,119 @@ func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
 		}
 	}
 	return m
+}
+
+// Endorsing an option by its letter: "like B is also fine", "(C) would also
+// work", "như B cũng được", "jak B też jest dobre", "แบบข้อ B ก็ดี".
+var (
+	letterCues = map[examsim.Lang][]string{
+		examsim.English:    {"like", "as", "option", "answer", "choice", "in"},
+		examsim.Vietnamese: {"như", "giống", "phương_án", "đáp_án", "câu", "ý"},
+		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "w"},
+		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
+	}
+	endorsements = map[examsim.Lang][]string{
+		examsim.English:    {"fine", "good", "works", "work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
+		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
+		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
+		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
+	}
+	letterCueTerms, endorsementTerms = func() (map[examsim.Lang][]term, map[examsim.Lang][]term) {
+		a, b := map[examsim.Lang][]term{}, map[examsim.Lang][]term{}
+		for _, l := range examsim.Langs {
+			a[l] = compileCues(append(append([]string(nil), letterCues[l]...), letterCues[examsim.English]...))
+			b[l] = compileCues(append(append([]string(nil), endorsements[l]...), endorsements[examsim.English]...))
+		}
+		return a, b
+	}()
+)
+
+// endorseWindow is how soon after the letter the endorsement must come.
+const endorseWindow = 4 * wordUnits
+
+// optionStance reports whether the text names an option other than the
+// answer by its capital letter, after a cue or in brackets, and calls it
+// good in the same clause without negating, refuting or supposing it
+// (endorsed), or rejects it (refuted: "like B would only hide the gap").
+func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed, refuted bool) {
+	if r.Answer == "" {
+		return false, false
+	}
+	var cued []bool
+	for i := range x.toks {
+		tk := &x.toks[i]
+		if tk.end-tk.start != 1 || text[tk.start] < 'A' || text[tk.start] > 'D' || text[tk.start:tk.end] == r.Answer {
+			continue
+		}
+		bracket := tk.start > 0 && text[tk.start-1] == '('
+		if !bracket {
+			if cued == nil {
+				cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
+			}
+			if i == 0 || !cued[i-1] {
+				continue
+			}
+		}
+		if inAny(rd.neg, i) || inAny(rd.refuted, i) {
+			refuted = true
+			continue
+		}
+		if inAny(rd.supposed, i) {
+			continue
+		}
+		for _, e := range spans(endorsementTerms[r.Lang], x) {
+			if e.clause == tk.clause && e.start > tk.pos && e.start-tk.pos <= endorseWindow &&
+				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !negInClauses(rd.negCues, []span{e}) {
+				endorsed = true
+			}
+		}
+	}
+	return endorsed, refuted
+}
+
+// endorsedMisconception reports whether the text calls good, in one
+// clause, something named by at least two of a misconception's own words:
+// "quietly refunding £500 is a good shortcut", "chạy lại cả ba là cách gọn
+// nhất". It returns the endorsement's span as evidence.
+func endorsedMisconception(m *Misconception, lang examsim.Lang, x *textIndex, rd *reading) ([]span, bool) {
+	for _, e := range spans(endorsementTerms[lang], x) {
+		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
+			continue
+		}
+		if w := x.toks[e.first].fold; w == "work" || w == "works" {
+			continue // "redo work": a noun as often as a verdict
+		}
+		from := e.first
+		for from > 0 && x.toks[from-1].clause == x.toks[e.first].clause && x.toks[e.first].pos-x.toks[from-1].pos <= refuteBackward {
+			from--
+		}
+		if from == e.first {
+			continue
+		}
+		var ev []span
+		var seen [2]int32
+		n := 0
+		for _, p := range m.Patterns {
+			for _, slot := range p.slots {
+				for a := range slot {
+					t := &slot[a]
+					if !topical(t) || (n > 0 && seen[0] == t.ids[0]) {
+						continue
+					}
+					for _, s := range spans(slot[a:a+1], x) {
+						if s.first >= from && s.last < e.first {
+							seen[n] = t.ids[0]
+							n++
+							ev = append(ev, s)
+							break
+						}
+					}
+					if n == 2 {
+						return append(ev, e), true
+					}
+				}
+			}
+		}
+	}
+	return nil, false
 }

@@ -11,6 +11,7 @@ type signals struct {
 	deniedConcept       bool // a concept's words were there but negated, refuted or supposed
 	deniedMisconception bool // likewise for a misconception
 	onTopic             bool
+	reversed            bool // a {neg} concept was asserted without its negation
 	words               int
 }
 
@@ -24,7 +25,7 @@ func confidence(band int, s signals, lang examsim.Lang) float64 {
 	if s.misconceptions > 0 && s.decisive > 0 {
 		c *= 0.45 // a decisive concept and a misconception both fired
 	}
-	if s.deniedMisconception || s.deniedConcept {
+	if s.deniedMisconception || s.deniedConcept || s.reversed {
 		c *= 0.75 // the verdict rests on reading polarity
 	}
 	if band == 1 && s.hits == 0 {

@@ -33,11 +33,12 @@ type textIndex struct {
 	combo     []span   // scratch for Pattern.match: one span per slot
 	// rd is the clause reading of this text; blockMask and judgeMask are
 	// its scratch. skipNen, when set, hides "nên" meaning "so".
-	rd                   reading
-	blockMask, judgeMask []bool
-	skipNen              []bool
-	// rejects counts matches whose words were there but not asserted.
-	rejects int
+	rd                                                    reading
+	blockMask, judgeMask, weakMask, modalMask, letterMask []bool
+	skipNen                                               []bool
+	// rejects counts matches whose words were there but not asserted;
+	// reversed those of {neg} patterns asserted without their negation.
+	rejects, reversed int
 	// thaiWord[r-0x0E00] is 1 + the index into words of Thai character r.
 	thaiWord [0x80]int32
 }
@@ -107,7 +108,7 @@ func (x *textIndex) release() {
 	clear(x.byFold)
 	x.gen++
 	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
-	x.rejects, x.skipNen = 0, nil
+	x.rejects, x.reversed, x.skipNen = 0, 0, nil
 	indexPool.Put(x)
 }
 

@@ -307,11 +307,16 @@ func (p *Pattern) match(x *textIndex, rd *reading, mode matchMode) ([]span, bool
 	// Every window that can satisfy the pattern starts where some slot matched.
 	for _, starts := range found {
 		for _, s := range starts {
-			end, ok := p.fitsWindow(found, s.start, combo)
-			if !ok {
+			if _, ok := p.fitsWindow(found, s.start, combo); !ok {
 				continue
 			}
-			if p.asserted(combo, s, end, x, rd, mode) {
+			if p.asserted(combo, x, rd, mode) {
+				return combo, true
+			}
+			// The earliest words were not asserted; other words of the
+			// same window may be ("5 nie odpowiedziały (timeout)").
+			budget := maxCombos
+			if p.tryCombos(found, s.start, combo, 0, x, rd, mode, &budget) {
 				return combo, true
 			}
 			x.rejects++
@@ -320,30 +325,60 @@ func (p *Pattern) match(x *textIndex, rd *reading, mode matchMode) ([]span, bool
 	return nil, false
 }
 
+// maxCombos bounds how many ways of matching one window are read.
+const maxCombos = 32
+
+// tryCombos searches the window that opens at start for a choice of one span
+// per slot, from slot k on, that is asserted.
+func (p *Pattern) tryCombos(found [][]span, start int, combo []span, k int, x *textIndex, rd *reading, mode matchMode, budget *int) bool {
+	if k == len(found) {
+		*budget--
+		return p.asserted(combo, x, rd, mode)
+	}
+	for _, s := range found[k] {
+		if s.start < start || s.end > start+p.window {
+			continue
+		}
+		combo[k] = s
+		if p.tryCombos(found, start, combo, k+1, x, rd, mode, budget) {
+			return true
+		}
+		if *budget <= 0 {
+			return false
+		}
+	}
+	return false
+}
+
 // asserted reads one way of matching the pattern through the clause scopes.
-func (p *Pattern) asserted(combo []span, start span, end int, x *textIndex, rd *reading, mode matchMode) bool {
+func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMode) bool {
 	switch p.polarity {
 	case needNegation:
-		if !negated(rd.negCues, start, end) && !scoped(rd.neg, combo, false) {
+		if !negated(rd.negCues, combo) && !scoped(rd.neg, combo, false) {
+			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
+				x.reversed++ // "retrying will help" against "{neg} retr* help*"
+			}
 			return false
 		}
 	case forbidNegation:
-		if negated(rd.negCues, start, end) || scoped(rd.neg, combo, false) {
+		if negated(rd.negCues, combo) || scoped(rd.neg, combo, false) {
 			return false
 		}
 	default:
 		// No marker: the words must not be denied, by a negation that is
-		// not itself one of them ("not_searched" is its own polarity).
-		if scoped(rd.neg, combo, true) {
+		// not itself one of them ("not_searched" is its own polarity), nor
+		// by "without", which argues for what it names ("without isError
+		// the model cannot tell").
+		if scoped(rd.denying, combo, true) {
 			return false
 		}
 	}
 	if mode == asMisconception {
-		return !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false)
+		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false)
 	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
-			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) {
+			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) {
 				return true
 			}
 		}
@@ -360,6 +395,18 @@ func scoped(ss []scope, combo []span, notOwn bool) bool {
 		}
 		for _, s := range combo {
 			if s.first <= sc.to && s.last >= sc.from {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negInClauses reports whether any negation stands in a clause of combo.
+func negInClauses(negs []span, combo []span) bool {
+	for _, n := range negs {
+		for _, s := range combo {
+			if s.clause == n.clause {
 				return true
 			}
 		}
@@ -398,15 +445,20 @@ func (p *Pattern) fitsWindow(found [][]span, start int, combo []span) (end int, 
 	return end, true
 }
 
-// negated reports whether a negation stands in the window that opens at
-// start and ends at end, or just before it in the same clause: in "the data
-// is not reliable, cancelling is safest" the "not" negates nothing after the
-// comma.
-func negated(negs []span, start span, end int) bool {
+// negated reports whether a negation cue stands between two of combo's words
+// in their clause: "retrying won't help", but not "found no customer, so
+// retrying helps".
+func negated(negs []span, combo []span) bool {
 	for _, n := range negs {
-		inWindow := n.start >= start.start && n.end <= end
-		justBefore := n.start >= start.start-negLookback*wordUnits && n.start < start.start && n.clause == start.clause
-		if inWindow || justBefore {
+		before, after := false, false
+		for _, s := range combo {
+			if s.clause != n.clause {
+				continue
+			}
+			before = before || s.last < n.first
+			after = after || s.first > n.last
+		}
+		if before && after {
 			return true
 		}
 	}

@@ -62,6 +62,10 @@ type Rubric struct {
 	Lang           examsim.Lang
 	Concepts       []Concept
 	Misconceptions []Misconception
+	// Answer is the keyed option's letter. When set, an explanation that
+	// endorses another option by its letter ("like B is also fine") is
+	// read as holding that option's misconception.
+	Answer string
 }
 
 // ConceptResult says whether one concept was found.
@@ -146,7 +150,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 	total, hit := 0, 0
 	decisiveAll := true
 	for i, c := range r.Concepts {
-		before := x.rejects
+		before, reversedBefore := x.rejects, x.reversed
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
 		total += c.Weight
@@ -166,12 +170,19 @@ func (r *Rubric) Score(text string) (Result, error) {
 		if !ok && x.rejects > before && c.Role != Conclusion {
 			sig.deniedConcept = true
 		}
+		if !ok && x.reversed > reversedBefore && c.Role != Conclusion {
+			sig.reversed = true
+		}
 	}
 	penalty := 0
 	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
 		before := x.rejects
-		if ev, ok := anyMatch(m.Patterns, x, rd, asMisconception); ok {
+		ev, ok := anyMatch(m.Patterns, x, rd, asMisconception)
+		if !ok {
+			ev, ok = endorsedMisconception(&m, r.Lang, x, rd)
+		}
+		if ok {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
 			penalty += m.Penalty
 		} else if x.rejects > before {
@@ -185,10 +196,13 @@ func (r *Rubric) Score(text string) (Result, error) {
 	res.Score = min(max(res.Score-penalty, 0), 100)
 	sig.words = x.wordCount()
 	sig.misconceptions = len(res.Misconceptions)
-	sig.onTopic = sig.hits > 0 || r.onTopic(x)
+	endorsed, refuted := r.optionStance(text, x, rd)
+	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0:
+	case len(res.Misconceptions) > 0 || sig.reversed || endorsed:
+		// An endorsed misconception, or a key idea said the other way
+		// round ("retrying will help" where the rubric says it will not).
 		res.Band = 0
 	case sig.hits == 0:
 		// Vague but on topic and not wrong is worth a 1, as a teacher gives it.
@@ -222,26 +236,24 @@ func anyMatch(ps []*Pattern, x *textIndex, rd *reading, mode matchMode) ([]span,
 }
 
 // evidence turns the spans of a match into byte ranges of the text, in
-// order, with overlapping ranges merged.
+// order; words next to each other in one clause make one range.
 func (x *textIndex) evidence(ev []span) []Span {
 	if len(ev) == 0 {
 		return nil
 	}
-	out := make([]Span, 0, len(ev))
-	for _, s := range ev {
-		out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
-	}
-	slices.SortFunc(out, func(a, b Span) int { return a.Start - b.Start })
-	merged := out[:1]
-	for _, s := range out[1:] {
-		last := &merged[len(merged)-1]
-		if s.Start <= last.End {
-			last.End = max(last.End, s.End)
-			continue
+	order := slices.Clone(ev)
+	slices.SortFunc(order, func(a, b span) int { return a.first - b.first })
+	out := make([]Span, 0, len(order))
+	last := -2
+	for _, s := range order {
+		if len(out) > 0 && s.first <= last+1 && x.toks[s.first].clause == x.toks[max(last, 0)].clause {
+			out[len(out)-1].End = max(out[len(out)-1].End, x.toks[s.last].end)
+		} else {
+			out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
 		}
-		merged = append(merged, s)
+		last = max(last, s.last)
 	}
-	return merged
+	return out
 }
 
 // wordCount counts the text's words, four Thai characters to a word.

@@ -218,3 +218,55 @@ func TestOSAWithin1(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidenceIsTheLearnersWords checks that evidence spans are byte offsets
+// into the text as typed, also when the text is not NFC or not valid UTF-8.
+func TestEvidenceIsTheLearnersWords(t *testing.T) {
+	tests := []struct {
+		lang examsim.Lang
+		text string
+		want []string // what the decisive concept's evidence covers
+	}{
+		{"en", "Honestly, it is a valid empty result.", []string{"valid empty"}},
+		{"vi", "Đây là kết quả rỗng hợp lệ.", []string{"kết quả rỗng"}},
+		{"vi", norm.NFD.String("Đây là kết quả rỗng hợp lệ."), []string{norm.NFD.String("kết quả rỗng")}},
+		{"pl", "\xff\xfeTo prawidłowy pusty wynik.", []string{"prawidłowy pusty"}},
+		{"th", "นี่คือผลลัพธ์ว่างที่ถูกต้อง", []string{"ผลลัพธ์ว่าง"}},
+	}
+	rubrics := map[examsim.Lang]*Rubric{
+		"en": rubricFor(t, "en", "valid empty", "x", "y", "z"),
+		"vi": rubricFor(t, "vi", "kết_quả_rỗng", "x", "y", "z"),
+		"pl": rubricFor(t, "pl", "prawidłow* pust*", "x", "y", "z"),
+		"th": rubricFor(t, "th", "ผลลัพธ์ว่าง", "x", "y", "z"),
+	}
+	for _, tt := range tests {
+		res, err := rubrics[tt.lang].Score(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range res.Concepts[0].Evidence {
+			got = append(got, tt.text[s.Start:s.End])
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("[%s] %q evidence (-want +got):\n%s", tt.lang, tt.text, diff)
+		}
+	}
+}
+
+// TestConfidenceIsLowForMixedSignals checks the confidence is in 0-1 and
+// drops when a decisive concept and a misconception both fire.
+func TestConfidenceIsLowForMixedSignals(t *testing.T) {
+	r := rubricFor(t, "en", "valid empty", "{neg} retr* help*", "answer_d", "{!neg} more retr*")
+	clear, _ := r.Score("It is a valid empty result, so retrying won't help at all here.")
+	mixed, _ := r.Score("It is a valid empty result, but we need more retries to be sure.")
+	if clear.Confidence <= 0 || clear.Confidence > 1 || clear.Unsure() {
+		t.Errorf("clear answer: confidence %.2f", clear.Confidence)
+	}
+	if !mixed.Unsure() || mixed.Confidence >= clear.Confidence {
+		t.Errorf("mixed answer: confidence %.2f (clear %.2f), want unsure", mixed.Confidence, clear.Confidence)
+	}
+	if len(mixed.Misconceptions) != 1 || len(mixed.Misconceptions[0].Evidence) == 0 {
+		t.Errorf("misconception without evidence: %+v", mixed.Misconceptions)
+	}
+}

@@ -24,9 +24,10 @@ type token struct {
 	plain  bool   // typed without diacritics: norm == fold
 	latin  bool   // only ASCII letters and digits once folded: typo tolerance applies
 	thai   bool
-	pos    int // position in units
-	clause int // clauses end at commas, colons, dashes and brackets as well as sentence ends
-	sent   int // sentences end at full stops, ! ? ; and line breaks
+	pos    int  // position in units
+	clause int  // clauses end at commas, colons, dashes and brackets as well as sentence ends
+	sent   int  // sentences end at full stops, ! ? ; and line breaks
+	quoted bool // inside quotation marks: words quoted, not the learner's own claim
 	// start and end are byte offsets of the word in the text given to tokenize.
 	start, end int
 }
@@ -54,6 +55,7 @@ func tokenize(toks []token, text string) []token {
 		}
 	}()
 	pos, clause, sent := 0, 0, 0
+	quoted := false
 	wStart, wEnd := 0, 0
 	// Room on the stack for ordinary words; longer ones grow onto the heap.
 	var wordArr [32]rune
@@ -79,7 +81,7 @@ func tokenize(toks []token, text string) []token {
 				normBuf = append(normBuf, byte(r)) // #nosec G115 -- the word is ASCII (checked above)
 			}
 			n := string(normBuf)
-			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause, sent: sent, start: wStart, end: wEnd})
+			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause, sent: sent, quoted: quoted, start: wStart, end: wEnd})
 		} else {
 			latin := true
 			for _, r := range word {
@@ -91,7 +93,7 @@ func tokenize(toks []token, text string) []token {
 				}
 			}
 			n, f := string(normBuf), string(foldBuf)
-			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause, sent: sent, start: wStart, end: wEnd})
+			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause, sent: sent, quoted: quoted, start: wStart, end: wEnd})
 		}
 		pos += wordUnits
 		word = word[:0]
@@ -101,7 +103,7 @@ func tokenize(toks []token, text string) []token {
 		case isThai(r):
 			flush()
 			s := thaiLetters[r-0x0E00]
-			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos, clause: clause, sent: sent, start: i, end: i + utf8.RuneLen(r)})
+			toks = append(toks, token{norm: s, fold: s, plain: true, thai: true, pos: pos, clause: clause, sent: sent, quoted: quoted, start: i, end: i + utf8.RuneLen(r)})
 			pos++
 		case r == '\'' || r == '’' || unicode.Is(unicode.Cf, r):
 			// don't → dont; zero-width joiners and marks of direction vanish.
@@ -116,7 +118,16 @@ func tokenize(toks []token, text string) []token {
 			wEnd = i + utf8.RuneLen(r)
 		default:
 			flush()
+			switch r {
+			case '"':
+				quoted = !quoted
+			case '“', '„', '«':
+				quoted = true
+			case '”', '»':
+				quoted = false
+			}
 			if endsSentence(text, i) {
+				quoted = false
 				pos += sentenceBreak
 				clause++
 				sent++
@@ -260,7 +271,7 @@ func thaiCombiningClass(r rune) int {
 
 func endsClause(r rune) bool {
 	switch r {
-	case ',', ':', '(', ')', '–', '—', '，':
+	case ',', ':', '–', '—', '，':
 		return true
 	}
 	return false

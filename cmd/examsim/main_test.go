@@ -72,8 +72,8 @@ func TestQuestionsCheckListsEveryProblem(t *testing.T) {
 }
 
 func TestScoreContract(t *testing.T) {
-	code, out, errOut := runCmd(t, "It is a validation error: isRetryable is false because the same malformed id fails every time; reformat it as #NNNNN and call again.",
-		"score", "--question", "malformed-order-id", "--lang", "en")
+	explanation := "It is a validation error: isRetryable is false because the same malformed id fails every time; reformat it as #NNNNN and call again."
+	code, out, errOut := runCmd(t, explanation, "score", "--question", "malformed-order-id", "--lang", "en")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -83,10 +83,15 @@ func TestScoreContract(t *testing.T) {
 		Score    *int   `json:"score"`
 		Band     *int   `json:"band"`
 		Concepts []struct {
-			ID  string `json:"id"`
-			Hit *bool  `json:"hit"`
+			ID       string `json:"id"`
+			Hit      *bool  `json:"hit"`
+			Evidence []struct {
+				Start, End int
+				Text       string
+			} `json:"evidence"`
 		} `json:"concepts"`
 		Misconceptions []string `json:"misconceptions"`
+		Confidence     *float64 `json:"confidence"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
@@ -97,6 +102,19 @@ func TestScoreContract(t *testing.T) {
 	}
 	if *got.Band < 2 {
 		t.Errorf("a sound explanation got band %d: %s", *got.Band, out)
+	}
+	if got.Confidence == nil || *got.Confidence <= 0 || *got.Confidence > 1 {
+		t.Errorf("confidence missing or out of 0-1: %s", out)
+	}
+	for _, c := range got.Concepts {
+		if *c.Hit && len(c.Evidence) == 0 {
+			t.Errorf("concept %s hit without evidence: %s", c.ID, out)
+		}
+		for _, e := range c.Evidence {
+			if r := []rune(explanation); e.Start < 0 || e.End > len(r) || e.Start >= e.End || string(r[e.Start:e.End]) != e.Text {
+				t.Errorf("concept %s: evidence %+v is not the explanation's characters %d to %d", c.ID, e, e.Start, e.End)
+			}
+		}
 	}
 
 	for _, args := range [][]string{

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"unicode/utf8"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/scoring"
@@ -19,17 +21,40 @@ type scoreJSON struct {
 	Concepts       []conceptJSON       `json:"concepts"`
 	Misconceptions []string            `json:"misconceptions"`
 	Feedback       []misconceptionJSON `json:"misconception_feedback"`
+	// Confidence is how sure the scorer is of the band, 0 to 1; Unsure says
+	// it is below scoring.UnsureBelow.
+	Confidence float64 `json:"confidence"`
+	Unsure     bool    `json:"unsure"`
 }
 
 type conceptJSON struct {
-	ID   string `json:"id"`
-	Hit  bool   `json:"hit"`
-	Hint string `json:"hint,omitempty"` // only for a missed concept
+	ID       string         `json:"id"`
+	Hit      bool           `json:"hit"`
+	Hint     string         `json:"hint,omitempty"`     // only for a missed concept
+	Evidence []evidenceJSON `json:"evidence,omitempty"` // only for a concept hit
 }
 
 type misconceptionJSON struct {
-	ID  string `json:"id"`
-	Why string `json:"why"`
+	ID       string         `json:"id"`
+	Why      string         `json:"why"`
+	Evidence []evidenceJSON `json:"evidence"`
+}
+
+// evidenceJSON is a stretch of the explanation that triggered a hit, in
+// characters (runes) from the start of the explanation, end exclusive.
+type evidenceJSON struct {
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Text  string `json:"text"`
+}
+
+// evidenceOf turns byte spans into character offsets of text.
+func evidenceOf(text string, spans []scoring.Span) []evidenceJSON {
+	out := []evidenceJSON{}
+	for _, s := range spans {
+		out = append(out, evidenceJSON{utf8.RuneCountInString(text[:s.Start]), utf8.RuneCountInString(text[:s.End]), text[s.Start:s.End]})
+	}
+	return out
 }
 
 func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -63,22 +88,26 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "examsim score: reading the explanation from stdin: %v\n", err)
 		return 1
 	}
-	res, err := q.Text(l).Rubric.Score(string(text))
+	explanation := string(text)
+	res, err := q.Text(l).Rubric.Score(explanation)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim score: the explanation is over %d characters; shorten it and try again\n", scoring.MaxExplanation)
 		return 2
 	}
 	out := scoreJSON{Question: q.ID, Lang: string(l), Score: res.Score, Band: res.Band,
-		Misconceptions: res.MisconceptionIDs(), Feedback: []misconceptionJSON{}}
+		Misconceptions: res.MisconceptionIDs(), Feedback: []misconceptionJSON{},
+		Confidence: math.Round(res.Confidence*100) / 100, Unsure: res.Unsure()}
 	for _, c := range res.Concepts {
 		cj := conceptJSON{ID: c.ID, Hit: c.Hit}
-		if !c.Hit {
+		if c.Hit {
+			cj.Evidence = evidenceOf(explanation, c.Evidence)
+		} else {
 			cj.Hint = c.Hint
 		}
 		out.Concepts = append(out.Concepts, cj)
 	}
 	for _, m := range res.Misconceptions {
-		out.Feedback = append(out.Feedback, misconceptionJSON{ID: m.ID, Why: m.Why})
+		out.Feedback = append(out.Feedback, misconceptionJSON{ID: m.ID, Why: m.Why, Evidence: evidenceOf(explanation, m.Evidence)})
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
