@@ -11,10 +11,12 @@ run:
 build:
 	$(GO) build -o bin/examsim ./cmd/examsim
 
-# Everything: unit tests, the real-browser tests (Chromium through chromedp,
-# with axe-core from npm) and the fuzz seed corpora.
+# Everything: the bank check with its cue check, unit tests, the
+# real-browser tests (Chromium through chromedp, with axe-core from npm) and
+# the fuzz seed corpora.
 test: e2e-deps
 	$(GO) vet ./...
+	$(GO) run ./cmd/examsim questions check
 	$(GO) test -count=1 ./...
 
 # axe-core for the accessibility checks in the browser tests.

@@ -567,13 +567,13 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 	}
 
 	stem, options := parseBody(f, md)
-	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources}
+	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem}
 	if html, err := renderMarkdown(stem); err == nil {
 		tx.StemHTML = html
 	}
 	for _, o := range options {
 		letters = append(letters, o.letter)
-		opt := Option{Letter: o.letter}
+		opt := Option{Letter: o.letter, Markdown: strings.TrimSpace(strings.Join(o.text, "\n"))}
 		opt.HTML, _ = renderMarkdown(strings.Join(o.text, "\n"))
 		opt.ExplanationHTML, _ = renderMarkdown(strings.Join(o.explanation, "\n"))
 		tx.Options = append(tx.Options, opt)

@@ -67,16 +67,18 @@ type Question struct {
 
 // Text is what a learner reads of a question in one language.
 type Text struct {
-	Title    string
-	StemHTML string
-	Options  []Option
-	Rubric   *scoring.Rubric
-	Sources  []Source
+	Title        string
+	StemHTML     string
+	StemMarkdown string // the stem as written, for the cue check
+	Options      []Option
+	Rubric       *scoring.Rubric
+	Sources      []Source
 }
 
 // Option is one answer choice.
 type Option struct {
 	Letter          string
+	Markdown        string // the option's text as written, for the cue check
 	HTML            string
 	ExplanationHTML string
 }
