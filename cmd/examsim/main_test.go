@@ -47,6 +47,8 @@ func TestQuestionsCheckRunsTheCueCheck(t *testing.T) {
 	}
 	if code, out, errOut := runCmd(t, "", "questions", "check", filepath.Join(fixtures, "clean")); code != 0 {
 		t.Errorf("a clean bank: exit %d:\n%s%s", code, out, errOut)
+	} else if !strings.Contains(out, "warning: "+filepath.Join(fixtures, "clean")+":1: 4 of 4 questions have no source `lesson: <concept-id>`") {
+		t.Errorf("a clean bank: the lesson-source warning is missing:\n%s", out)
 	}
 	if _, out, _ := runCmd(t, "", "questions", "stats", filepath.Join(fixtures, "cued")); !strings.Contains(out, "en    50% (2 of 4) over      +51.1% over                   25% / 8% over                    0.38 q1 / q2 over") {
 		t.Errorf("questions stats lacks the cue figures:\n%s", out)

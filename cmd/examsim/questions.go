@@ -36,6 +36,9 @@ func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%d problems; fix them and run the check again\n", len(problems))
 		return 1
 	}
+	for _, w := range bank.Warnings {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
 	if *cues {
 		var failures []string
 		for _, c := range questions.Cues(bank) {
