@@ -69,6 +69,9 @@ type Config struct {
 	Classroom *classroom.Hub
 	Classes   examsim.ClassroomService
 	Accounts  examsim.AccountService
+	// Disputes stores learners' flags on their scores and teachers'
+	// regrades; flagging and the grading queue answer 404 without it.
+	Disputes examsim.DisputeService
 	// MetricsToken lets /metrics be read from other hosts with
 	// "Authorization: Bearer TOKEN"; from loopback it needs none.
 	MetricsToken string

@@ -20,7 +20,9 @@ Usage:
   examsim questions check [DIR]
   examsim questions stats [DIR]
   examsim score --question ID --lang LANG   (explanation on stdin)
-  examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes)
+  examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes; teachers' bands stay)
+  examsim scoring export [--db PATH] [--out DIR]
+                                            (teachers' regrades as labelled-corpus JSONL)
   examsim user add NAME --role learner|instructor|admin [--db PATH]   (password on stdin or asked for)
   examsim backup FILE [--db PATH] [--force] (a consistent copy, while the server runs)
   examsim loadtest --url URL --instructor NAME --students N --rooms R --questions Q
@@ -104,6 +106,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runScore(args[1:], stdin, stdout, stderr)
 	case "rescore":
 		return runRescore(ctx, args[1:], stdout, stderr)
+	case "scoring":
+		return runScoring(ctx, args[1:], stdout, stderr)
 	case "user":
 		return runUser(ctx, args[1:], stdin, stdout, stderr)
 	case "loadtest":

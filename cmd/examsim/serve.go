@@ -100,6 +100,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		MCPAllowedOrigins: origins,
 		Ping:              func(r *http.Request) error { return db.Ping(r.Context()) },
 		Classroom:         hub, Classes: classes, Accounts: store.NewLearnerService(db),
+		Disputes:     store.NewDisputeService(db),
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
 		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
 	})
