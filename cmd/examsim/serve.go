@@ -68,6 +68,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	}
+	release, err := store.LockForServing(*dbPath)
+	var inUse *store.InUseError
+	if errors.As(err, &inUse) {
+		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another file.\n", err)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
+		return 1
+	}
+	defer release() // after the database is closed: deferred first, run last
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
