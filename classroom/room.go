@@ -93,7 +93,7 @@ func (r *Room) record(a *examsim.ClassAnswer) {
 }
 
 // nicknameKey folds a nickname as the store's uniqueness rule does.
-func nicknameKey(nick string) string { return strings.ToLower(strings.Join(strings.Fields(nick), "")) }
+func nicknameKey(nick string) string { return examsim.NameKey(nick) }
 
 func (r *Room) now() time.Time { return r.hub.cfg.Now() }
 
