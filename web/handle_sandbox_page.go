@@ -245,6 +245,25 @@ func optionalInt(s, name string) (int, error) {
 	return n, nil
 }
 
+// taxonomyRow maps one case onto the four categories and onto the
+// retryable / recoverable / fatal taxonomy; its case and advice are i18n
+// messages sandbox.taxonomy.case.<Case> and sandbox.taxonomy.do.<Case>.
+type taxonomyRow struct {
+	Case, Category, Retryable, Class string
+}
+
+var taxonomyRows = []taxonomyRow{
+	{"timeout", "transient", "true", "retryable"},
+	{"rate_limit", "transient", "true", "retryable"},
+	{"retries_exhausted", "transient", "true", "fatal"},
+	{"validation", "validation", "false", "recoverable"},
+	{"unfixable", "validation", "false", "fatal"},
+	{"business", "business", "false", "fatal"},
+	{"permission_switch", "permission", "false", "recoverable"},
+	{"permission_expired", "permission", "false", "fatal"},
+	{"empty", "—", "—", "—"},
+}
+
 // Small formatting helpers for the sandbox templates.
 
 func boolAttr(b bool) string {
