@@ -344,7 +344,7 @@ func TestSlowExampleClearsAfterTheStatedWaitPerSession(t *testing.T) {
 	}
 	clock.Advance(time.Second)
 	second := lookup(a, jo)
-	if !second.IsError || envelope(second)["retry_after_ms"] != float64((SlowOutage - time.Second).Milliseconds()) {
+	if !second.IsError || envelope(second)["retry_after_ms"] != float64((SlowOutage-time.Second).Milliseconds()) {
 		t.Errorf("a call before the wait fails again, saying what is left: %s", resultJSON(second))
 	}
 	// Another session's outage starts with its own first call.
