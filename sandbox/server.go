@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/examsim/examsim"
@@ -48,6 +49,7 @@ var ToolNames = []string{"lookup_customer", "lookup_order", "issue_refund", "get
 type Sandbox struct {
 	server   *mcp.Server
 	sessions *sessionTable
+	outputs  map[string]*jsonschema.Resolved // each tool's outputSchema, for the result editor
 }
 
 // New returns a sandbox with its five tools and the default session limits.
@@ -81,8 +83,18 @@ func NewWithLimits(l SessionLimits) *Sandbox {
 			return res, err
 		}
 	})
+	sb.outputs = map[string]*jsonschema.Resolved{}
 	for _, t := range sb.tools() {
 		sb.server.AddTool(t.tool, sb.rawHandler(t))
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(t.tool.OutputSchema.(json.RawMessage), &schema); err != nil {
+			panic("sandbox: " + t.tool.Name + " output schema: " + err.Error())
+		}
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			panic("sandbox: " + t.tool.Name + " output schema: " + err.Error())
+		}
+		sb.outputs[t.tool.Name] = resolved
 	}
 	return sb
 }

@@ -234,6 +234,16 @@ func resultOfCall(tr *sandbox.Trace, n int) (string, bool) {
 	return "", false
 }
 
+// toolOfCall returns which tool call n called.
+func toolOfCall(tr *sandbox.Trace, n int) (string, bool) {
+	for _, e := range tr.Events {
+		if e.Kind == sandbox.KindResult && e.Call == n {
+			return e.Tool, true
+		}
+	}
+	return "", false
+}
+
 func optionalInt(s, name string) (int, error) {
 	if s == "" {
 		return 0, nil

@@ -274,6 +274,25 @@ func TestSandboxEditAndReplay(t *testing.T) {
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "no isError field") {
 		t.Errorf("a result without isError: %d %q", r.status, r.text(`[data-testid=edit-error]`))
 	}
+	// Results a strict client would reject are refused, pointing at the field.
+	quota := "{\"isError\": true, \"content\": [],\n \"structuredContent\": {\"errorCategory\": \"quota\", \"isRetryable\": true, \"description\": \"d\", \"attempted_query\": \"q\"}}"
+	r = replay(quota)
+	if errEl := r.doc.Find(`[data-testid=edit-error]`); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(errEl.Text(), `"quota"`) || !strings.Contains(errEl.Text(), "Line 2") {
+		t.Errorf("errorCategory quota: %d %q", r.status, errEl.Text())
+	}
+	r = replay(`{"isError": true, "content": [], "structuredContent": {"errorCategory": "transient", "isRetryable": "yes"}}`)
+	if r.status != http.StatusUnprocessableEntity {
+		t.Errorf("isRetryable as a string: %d", r.status)
+	}
+	r = replay(`{"isError": true, "content": [], "structuredContent": {"errorCategory": "transient", "isRetryable": true}}`)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "outputSchema of lookup_customer") {
+		t.Errorf("an envelope without description and attempted_query: %d %q", r.status, r.text(`[data-testid=edit-error]`))
+	}
+	r = replay(`{"isError": false, "content": [{"type": "text", "text": "ok"}]}`)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "structuredContent") {
+		t.Errorf("a success without structuredContent: %d %q", r.status, r.text(`[data-testid=edit-error]`))
+	}
 	r = replay(`{"isError": true, "content": [{"type": "text", "text": "Customer database unreachable"}],
 		"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": "timed out", "attempted_query": "q"}}`)
 	if r.status != http.StatusOK {
