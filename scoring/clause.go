@@ -161,6 +161,9 @@ type reading struct {
 	counterfactual []scope
 	negCues        []span  // every negation cue, for {neg} and {!neg}
 	consequence    []scope // after a refutation cue: the harm it names
+	// judged marks the words that judge use or need ("helps", "needed",
+	// "zadziała", "ช่วย").
+	judged []bool
 	// soNen marks Vietnamese "nên" read as "so" rather than "should".
 	soNen []bool
 }
@@ -218,6 +221,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		return j
 	}
 	judged := x.cueMask(&x.judgeMask, cs.judgements)
+	rd.judged = judged
 	weak := x.cueMask(&x.weakMask, cs.weak)
 	modal := x.cueMask(&x.modalMask, cs.modals)
 	selfJudging := spans(cs.selfJudgingTerms, x)

@@ -200,9 +200,10 @@ func (r *Rubric) Score(text string) (Result, error) {
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0 || sig.reversed || endorsed:
-		// An endorsed misconception, or a key idea said the other way
-		// round ("retrying will help" where the rubric says it will not).
+	case len(res.Misconceptions) > 0 || endorsed || sig.reversed:
+		// An endorsed misconception, another option endorsed by letter, or
+		// a key idea said the other way round ("retrying will help" where
+		// the rubric says it will not).
 		res.Band = 0
 	case sig.hits == 0:
 		// Vague but on topic and not wrong is worth a 1, as a teacher gives it.
