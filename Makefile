@@ -11,11 +11,14 @@ run:
 build:
 	$(GO) build -o bin/examsim ./cmd/examsim
 
-# Everything: unit tests, the real-browser tests (Chromium through chromedp,
-# with axe-core from npm) and the fuzz seed corpora.
+# Everything: the bank check with its cue check, then unit tests, the
+# real-browser tests (Chromium through chromedp, with axe-core from npm) and
+# the fuzz seed corpora, all under the race detector: every package, the
+# browser tests included.
 test: e2e-deps
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) run ./cmd/examsim questions check
+	$(GO) test -race -count=1 ./...
 
 # axe-core for the accessibility checks in the browser tests.
 e2e-deps: web/e2e/node_modules/axe-core/axe.min.js

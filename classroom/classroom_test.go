@@ -645,21 +645,6 @@ func TestJoinRules(t *testing.T) {
 	}
 }
 
-func TestLimiter(t *testing.T) {
-	l := classroom.NewLimiter(3, time.Minute)
-	for i := 0; i < 3; i++ {
-		if l.Blocked("1.2.3.4") {
-			t.Fatalf("blocked after %d failures", i)
-		}
-		l.Fail("1.2.3.4")
-	}
-	if !l.Blocked("1.2.3.4") || l.Blocked("5.6.7.8") {
-		t.Error("the limit is not per client")
-	}
-}
-
-// TestCSV exports Thai and Vietnamese text and formula-like cells, and
-// reads them back exactly.
 func TestCSV(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -795,5 +780,32 @@ func TestEvict(t *testing.T) {
 	}
 	if back, ok := again.Rejoin(token); !ok || back.ID != p.ID {
 		t.Error("the room read back does not know its player")
+	}
+}
+
+// TestAssignmentHasNoSpeedPoints answers a self-paced assignment of a
+// speed-scored quiz slowly and quickly: both earn the full right-answer points.
+func TestAssignmentHasNoSpeedPoints(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room, err := f.hub.Create(ctx, f.quiz(t, examsim.ScoreSpeed, examsim.ExplainOff), f.host.ID,
+		examsim.ModeAssignment, f.clock.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := room.Join(ctx, "Slow", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, wait := range []time.Duration{15 * time.Second, time.Second} {
+		room.Open(p.ID)
+		f.clock.Advance(wait)
+		a, err := room.Answer(ctx, p.ID, i, f.answerOf(i), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Points != classroom.CorrectPoints {
+			t.Errorf("question %d answered after %v: %d points, want %d", i, wait, a.Points, classroom.CorrectPoints)
+		}
 	}
 }

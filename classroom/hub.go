@@ -3,8 +3,8 @@
 // the answers so far; it wakes the host's and the students' event streams
 // when something they see changes, and commits answers to the store in
 // group commits, acknowledging each only once it is on disk. It also owns
-// the classroom rules that are not HTTP: points, nicknames, the join rate
-// limit, results and their CSV export.
+// the classroom rules that are not HTTP: points, nicknames, results and
+// their CSV export. The join rate limit is web's (web/limit.go).
 package classroom
 
 import (

@@ -23,6 +23,11 @@ func (f *file) addf(line int, format string, args ...any) {
 	*f.problems = append(*f.problems, Problem{Path: f.path, Line: line, Msg: sprintf(format, args...)})
 }
 
+// warnf records a warning about the file in warnings.
+func (f *file) warnf(warnings *Problems, line int, format string, args ...any) {
+	*warnings = append(*warnings, Problem{Path: f.path, Line: line, Msg: sprintf(format, args...)})
+}
+
 // markdownFile is a Markdown file split into its YAML front matter and body.
 type markdownFile struct {
 	frontMatter []byte

@@ -15,6 +15,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/scoring"
+	"go.yaml.in/yaml/v3"
 )
 
 var sprintf = fmt.Sprintf
@@ -60,6 +61,10 @@ func Load(fsys fs.FS, display string) (*Bank, Problems) {
 			bank.Questions = append(bank.Questions, q)
 		}
 	}
+	if n := withoutLessonSource(bank.Questions); n > 0 {
+		l.fileAt(".").warnf(&l.warnings, 1, "%d of %d questions have no source `lesson: <concept-id>` pointing at the lesson section that supports the key", n, len(bank.Questions))
+	}
+	bank.Warnings = l.warnings
 	if len(bank.Questions) == 0 && len(l.problems) == 0 {
 		l.fileAt(".").addf(1, "the bank has no questions: add <topic>/<question-id>/question.yaml (see questions/FORMAT.md)")
 	}
@@ -75,19 +80,42 @@ func Load(fsys fs.FS, display string) (*Bank, Problems) {
 		}
 		return a.ID < b.ID
 	})
-	sort.SliceStable(l.problems, func(i, j int) bool {
-		if l.problems[i].Path != l.problems[j].Path {
-			return l.problems[i].Path < l.problems[j].Path
-		}
-		return l.problems[i].Line < l.problems[j].Line
-	})
+	l.problems.sort()
+	bank.Warnings.sort()
 	return bank, l.problems
+}
+
+// sort orders problems by path, then line.
+func (ps Problems) sort() {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Path != ps[j].Path {
+			return ps[i].Path < ps[j].Path
+		}
+		return ps[i].Line < ps[j].Line
+	})
+}
+
+// withoutLessonSource counts the questions none of whose languages names
+// a lesson section among its sources.
+func withoutLessonSource(qs []*Question) int {
+	n := 0
+	for _, q := range qs {
+		has := false
+		for _, tx := range q.Texts {
+			has = has || slices.ContainsFunc(tx.Sources, func(s Source) bool { return s.Lesson != "" })
+		}
+		if !has {
+			n++
+		}
+	}
+	return n
 }
 
 type loader struct {
 	fsys     fs.FS
 	display  string
 	problems Problems
+	warnings Problems
 }
 
 func (l *loader) fileAt(rel string) *file {
@@ -170,10 +198,18 @@ func (l *loader) entryKind(rel string, e fs.DirEntry) (dir, ok bool) {
 }
 
 type topicYAML struct {
-	ID       string   `yaml:"id"`
-	Order    int      `yaml:"order"`
-	Concepts []string `yaml:"concepts"`
+	ID         string   `yaml:"id"`
+	Order      int      `yaml:"order"`
+	Concepts   []string `yaml:"concepts"`
+	Objectives []struct {
+		ID       string   `yaml:"id"`
+		Concepts []string `yaml:"concepts"`
+	} `yaml:"objectives"`
 }
+
+// objectivePattern is an objective id finer than a syllabus section: three
+// or more numbers joined by dots, such as 2.2.1.
+var objectivePattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+){2,}$`)
 
 func (l *loader) loadTopic(dir string) *Topic {
 	rel := path.Join(dir, "topic.yaml")
@@ -208,18 +244,90 @@ func (l *loader) loadTopic(dir string) *Topic {
 		seen[c] = true
 	}
 	t := &Topic{ID: dir, Order: meta.Order, Concepts: meta.Concepts, Lessons: map[examsim.Lang]*Lesson{}}
+	l.checkObjectives(t, f, root, &meta)
 	for _, lang := range examsim.Langs {
 		if lesson := l.loadLesson(t, lang, f); lesson != nil {
 			t.Lessons[lang] = lesson
 		}
 	}
+	l.checkRevisions(t)
 	return t
 }
 
+// checkObjectives fills t.Objectives. Objectives are optional, but once a
+// topic declares one, every concept belongs to exactly one.
+func (l *loader) checkObjectives(t *Topic, f *file, root *yaml.Node, meta *topicYAML) {
+	seq := lookup(root, "objectives")
+	owner := map[string]string{}
+	seenID := map[string]bool{}
+	for i, o := range meta.Objectives {
+		line := lineOf(root, 1, 1, "objectives")
+		var item *yaml.Node
+		if seq != nil && i < len(seq.Content) {
+			item = seq.Content[i]
+			line = item.Line
+		}
+		switch {
+		case !objectivePattern.MatchString(o.ID):
+			f.addf(line, "objective id %q must be three or more numbers joined by dots, such as \"2.2.1\"", o.ID)
+		case seenID[o.ID]:
+			f.addf(line, "objective %s is listed twice", o.ID)
+		}
+		seenID[o.ID] = true
+		if len(o.Concepts) == 0 {
+			f.addf(line, "objective %s: list the concepts it covers under concepts:", o.ID)
+		}
+		for _, c := range o.Concepts {
+			cl := lineOf(item, 1, line, "concepts")
+			switch {
+			case !slices.Contains(t.Concepts, c):
+				f.addf(cl, "objective %s: concept %q is not in concepts:", o.ID, c)
+			case owner[c] != "":
+				f.addf(cl, "concept %q is in objectives %s and %s: every concept belongs to exactly one", c, owner[c], o.ID)
+			default:
+				owner[c] = o.ID
+			}
+		}
+		t.Objectives = append(t.Objectives, Objective{ID: o.ID, Concepts: o.Concepts})
+	}
+	if len(meta.Objectives) == 0 {
+		return
+	}
+	for _, c := range t.Concepts {
+		if owner[c] == "" {
+			f.addf(lineOf(root, 1, 1, "objectives"), "concept %q is in no objective: once a topic has objectives, every concept belongs to one", c)
+		}
+	}
+}
+
+// checkRevisions warns when a translation was made from an older revision
+// of the English lesson than the current one.
+func (l *loader) checkRevisions(t *Topic) {
+	en := t.Lessons[examsim.English]
+	if en == nil || en.Revision == 0 {
+		return
+	}
+	for _, lang := range examsim.Langs {
+		ls := t.Lessons[lang]
+		if lang == examsim.English || ls == nil || ls.SourceRevision >= en.Revision {
+			continue
+		}
+		w := &file{path: path.Join(l.display, t.ID, "lesson."+string(lang)+".md"), problems: &l.warnings}
+		if ls.SourceRevision == 0 {
+			w.addf(ls.revisionLine, "no source_revision: record the lesson.en.md revision (%d) this translation was made from", en.Revision)
+		} else {
+			w.addf(ls.revisionLine, "source_revision %d is below lesson.en.md's revision %d: the English changed since; re-sync this translation and raise source_revision", ls.SourceRevision, en.Revision)
+		}
+	}
+}
+
 type lessonYAML struct {
-	Title    string            `yaml:"title"`
-	Summary  string            `yaml:"summary"`
-	Concepts map[string]string `yaml:"concepts"`
+	Title          string            `yaml:"title"`
+	Summary        string            `yaml:"summary"`
+	Concepts       map[string]string `yaml:"concepts"`
+	Objectives     map[string]string `yaml:"objectives"`
+	Revision       *int              `yaml:"revision"`
+	SourceRevision *int              `yaml:"source_revision"`
 }
 
 func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesson {
@@ -255,12 +363,42 @@ func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesso
 			f.addf(lineOf(root, md.fmLine, 1, "concepts", c), "concept %q is not in topic.yaml", c)
 		}
 	}
+	for _, o := range t.Objectives {
+		if strings.TrimSpace(meta.Objectives[o.ID]) == "" {
+			f.addf(lineOf(root, md.fmLine, 1, "objectives"), "objectives: give objective %s a display title", o.ID)
+		}
+	}
+	for id := range meta.Objectives {
+		if !slices.ContainsFunc(t.Objectives, func(o Objective) bool { return o.ID == id }) {
+			f.addf(lineOf(root, md.fmLine, 1, "objectives", id), "objective %q is not in topic.yaml", id)
+		}
+	}
+	lesson := &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, ObjectiveNames: meta.Objectives}
+	if lang == examsim.English {
+		if meta.SourceRevision != nil {
+			f.addf(lineOf(root, md.fmLine, 1, "source_revision"), "source_revision is for translations: the English lesson has revision")
+		}
+		if meta.Revision != nil {
+			if lesson.Revision = *meta.Revision; lesson.Revision < 1 {
+				f.addf(lineOf(root, md.fmLine, 1, "revision"), "revision %d must be a whole number from 1: raise it whenever the English changes", lesson.Revision)
+			}
+		}
+	} else {
+		if meta.Revision != nil {
+			f.addf(lineOf(root, md.fmLine, 1, "revision"), "revision is for lesson.en.md: a translation records the English revision it was made from as source_revision")
+		}
+		if meta.SourceRevision != nil {
+			lesson.SourceRevision = *meta.SourceRevision
+		}
+		lesson.revisionLine = lineOf(root, md.fmLine, 1, "source_revision")
+	}
 	html, err := renderMarkdown(body)
 	if err != nil {
 		f.addf(md.bodyLine, "cannot render the Markdown: %v", err)
 		return nil
 	}
-	return &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, HTML: html}
+	lesson.HTML = html
+	return lesson
 }
 
 // loadQuestions loads a topic's questions on every core: each question is
@@ -556,24 +694,32 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 			f.addf(line("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
 		}
 	}
-	for i, s := range tm.Sources {
-		if strings.TrimSpace(s.Title) == "" {
-			sl := line("sources")
-			if n := lookup(root, "sources"); n != nil && i < len(n.Content) {
-				sl = md.fmLine + n.Content[i].Line - 1
-			}
+	for i := range tm.Sources {
+		s := &tm.Sources[i]
+		sl := line("sources")
+		if n := lookup(root, "sources"); n != nil && i < len(n.Content) {
+			sl = md.fmLine + n.Content[i].Line - 1
+		}
+		switch {
+		case s.Lesson != "" && !slices.Contains(t.Concepts, s.Lesson):
+			f.addf(sl, "source %d: lesson %q is not a concept of %s/topic.yaml", i+1, s.Lesson, t.ID)
+		case s.Lesson != "" && s.URL != "":
+			f.addf(sl, "source %d: give lesson or url, not both; a lesson source links to /learn/%s#%s", i+1, t.ID, s.Lesson)
+		case s.Lesson != "":
+			s.URL = "/learn/" + t.ID + "#" + s.Lesson
+		case strings.TrimSpace(s.Title) == "":
 			f.addf(sl, "source %d needs a title", i+1)
 		}
 	}
 
 	stem, options := parseBody(f, md)
-	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources}
+	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem}
 	if html, err := renderMarkdown(stem); err == nil {
 		tx.StemHTML = html
 	}
 	for _, o := range options {
 		letters = append(letters, o.letter)
-		opt := Option{Letter: o.letter}
+		opt := Option{Letter: o.letter, Markdown: strings.TrimSpace(strings.Join(o.text, "\n"))}
 		opt.HTML, _ = renderMarkdown(strings.Join(o.text, "\n"))
 		opt.ExplanationHTML, _ = renderMarkdown(strings.Join(o.explanation, "\n"))
 		tx.Options = append(tx.Options, opt)

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,18 +42,53 @@ var Difficulties = []Difficulty{Easy, Medium, Hard}
 
 // Topic is a subject with a lesson and questions.
 type Topic struct {
+	ID         string
+	Order      int
+	Concepts   []string
+	Objectives []Objective // none, or every concept in exactly one
+	Lessons    map[examsim.Lang]*Lesson
+}
+
+// Objective is a named exam objective finer than a syllabus section
+// ("2.2.1"), and the concepts it covers.
+type Objective struct {
 	ID       string
-	Order    int
 	Concepts []string
-	Lessons  map[examsim.Lang]*Lesson
+}
+
+// ObjectiveOf returns the id of the objective that covers concept, or "".
+func (t *Topic) ObjectiveOf(concept string) string {
+	for _, o := range t.Objectives {
+		if slices.Contains(o.Concepts, concept) {
+			return o.ID
+		}
+	}
+	return ""
+}
+
+// ConceptOrder lists the topic's concepts grouped by objective, in the
+// order topic.yaml gives them; without objectives, as listed.
+func (t *Topic) ConceptOrder() []string {
+	if len(t.Objectives) == 0 {
+		return t.Concepts
+	}
+	var out []string
+	for _, o := range t.Objectives {
+		out = append(out, o.Concepts...)
+	}
+	return out
 }
 
 // Lesson is a topic's Learn page in one language.
 type Lesson struct {
-	Title        string
-	Summary      string
-	ConceptNames map[string]string
-	HTML         string // rendered from bank Markdown, raw HTML dropped
+	Title          string
+	Summary        string
+	ConceptNames   map[string]string
+	ObjectiveNames map[string]string // objective id -> display title
+	Revision       int               // lesson.en.md: bumped when the English changes
+	SourceRevision int               // a translation: the English revision it was made from
+	revisionLine   int
+	HTML           string // rendered from bank Markdown, raw HTML dropped
 }
 
 // Question is one scenario question in every language.
@@ -67,30 +103,34 @@ type Question struct {
 
 // Text is what a learner reads of a question in one language.
 type Text struct {
-	Title    string
-	StemHTML string
-	Options  []Option
-	Rubric   *scoring.Rubric
-	Sources  []Source
+	Title        string
+	StemHTML     string
+	StemMarkdown string // the stem as written, for the cue check
+	Options      []Option
+	Rubric       *scoring.Rubric
+	Sources      []Source
 }
 
 // Option is one answer choice.
 type Option struct {
 	Letter          string
+	Markdown        string // the option's text as written, for the cue check
 	HTML            string
 	ExplanationHTML string
 }
 
 // Source is where a question's facts come from.
 type Source struct {
-	Title string `yaml:"title"`
-	URL   string `yaml:"url"`
+	Title  string `yaml:"title"`
+	URL    string `yaml:"url"`
+	Lesson string `yaml:"lesson"` // a concept id: the lesson section that supports the key; URL is set to it
 }
 
 // Bank is a loaded, checked question bank.
 type Bank struct {
 	Topics    []*Topic
 	Questions []*Question // sorted by topic order, then id
+	Warnings  Problems    // worth fixing, but the bank is usable
 	byID      map[string]*Question
 	topicByID map[string]*Topic
 }

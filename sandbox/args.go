@@ -126,11 +126,7 @@ func compactJSON(raw json.RawMessage) string {
 func exampleArgs(specs []argSpec) string {
 	parts := make([]string, 0, len(specs))
 	for _, s := range specs {
-		if s.kind == stringArg {
-			parts = append(parts, fmt.Sprintf("%q: %q", s.name, s.example))
-		} else {
-			parts = append(parts, fmt.Sprintf("%q: %s", s.name, s.example))
-		}
+		parts = append(parts, fmt.Sprintf("%q: %s", s.name, s.example)) // examples are JSON already
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -269,3 +269,58 @@ func TestIdleSessionsAreClosed(t *testing.T) {
 		t.Errorf("a session used within the limit should live on: %v", err)
 	}
 }
+
+// toolsCall sends a tools/call in a session and returns the wire result.
+func toolsCall(t *testing.T, url, sid, params string) map[string]any {
+	t.Helper()
+	inSession := map[string]string{sessionIDHeader: sid, "Mcp-Protocol-Version": ProtocolVersion}
+	code, _, body := rawPost(t, url, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":`+params+`}`, inSession)
+	data := body
+	if i := strings.Index(body, "data: "); i >= 0 { // an event stream with one message
+		data = strings.TrimSpace(body[i+len("data: "):])
+	}
+	var m struct {
+		Result map[string]any `json:"result"`
+	}
+	if code != http.StatusOK || json.Unmarshal([]byte(data), &m) != nil || m.Result == nil {
+		t.Fatalf("tools/call %s: %d %q", params, code, body)
+	}
+	return m.Result
+}
+
+// TestWireResults checks what a client really receives: isError false
+// present on a valid empty result, the envelope mirrored in content, and a
+// fix hint for non-object arguments that is itself valid JSON.
+func TestWireResults(t *testing.T) {
+	srv := httptest.NewServer(New().HTTPHandler(HTTPOptions{}))
+	defer srv.Close()
+	sid := openSession(t, srv.URL)
+
+	empty := toolsCall(t, srv.URL, sid, `{"name":"lookup_customer","arguments":{"email":"maria.k@example.com"}}`)
+	if v, ok := empty["isError"]; !ok || v != false {
+		t.Errorf("a valid empty result must carry isError: false on the wire: %v", empty)
+	}
+
+	failed := toolsCall(t, srv.URL, sid, `{"name":"lookup_order","arguments":{"order_id":"order-abc"}}`)
+	content, _ := failed["content"].([]any)
+	if failed["isError"] != true || len(content) != 2 {
+		t.Fatalf("an error result: %v", failed)
+	}
+	var mirrored map[string]any
+	text, _ := content[1].(map[string]any)["text"].(string)
+	if err := json.Unmarshal([]byte(text), &mirrored); err != nil || mirrored["errorCategory"] != "validation" || mirrored["isRetryable"] != false {
+		t.Errorf("content should carry the envelope as JSON text: %q", text)
+	}
+
+	notObject := toolsCall(t, srv.URL, sid, `{"name":"lookup_order","arguments":"#12345"}`)
+	sc, _ := notObject["structuredContent"].(map[string]any)
+	desc, _ := sc["description"].(string)
+	i, j := strings.Index(desc, "{"), strings.LastIndex(desc, "}")
+	if i < 0 || j < i {
+		t.Fatalf("the hint gives no example object: %q", desc)
+	}
+	var example map[string]any
+	if err := json.Unmarshal([]byte(desc[i:j+1]), &example); err != nil || example["order_id"] != "#12345" {
+		t.Errorf("the example %q should be a JSON object with order_id #12345 (%v)", desc[i:j+1], err)
+	}
+}

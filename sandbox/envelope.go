@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
+	"encoding/json"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/examsim/examsim"
@@ -44,20 +47,38 @@ func errorResult(e *toolError, generic bool) *mcp.CallToolResult {
 	if generic {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: GenericFailure}}}
 	}
-	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: e.Summary}},
-		StructuredContent: e.Envelope,
-	}
+	r := withStructured(e.Summary, e.Envelope)
+	r.IsError = true
+	return r
 }
 
 // okResult is a successful result: a one-line text for the model and the
 // data as structuredContent.
-func okResult(summary string, data any) *mcp.CallToolResult {
+func okResult(summary string, data any) *mcp.CallToolResult { return withStructured(summary, data) }
+
+// withStructured is a result whose content is the one-line summary and then
+// structuredContent serialized as JSON text, as the spec says a tool SHOULD
+// send it: a client that forwards only content still gives the model the
+// category, whether to retry and what to do.
+func withStructured(summary string, data any) *mcp.CallToolResult {
+	b, _ := json.Marshal(data) // the sandbox's own types: they always marshal
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: summary}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: summary}, &mcp.TextContent{Text: string(b)}},
 		StructuredContent: data,
 	}
+}
+
+// explicitResult sends a successful tool result with "isError": false on
+// the wire: the SDK omits a false isError, and the lessons (and traces) say
+// a valid empty result is isError false, not a missing key.
+type explicitResult struct{ *mcp.CallToolResult }
+
+func (r explicitResult) MarshalJSON() ([]byte, error) {
+	b, err := r.CallToolResult.MarshalJSON()
+	if err != nil || r.IsError || !bytes.HasSuffix(b, []byte("}")) || bytes.Contains(b, []byte(`"isError"`)) {
+		return b, err
+	}
+	return append(b[:len(b)-1], []byte(`,"isError":false}`)...), nil
 }
 
 // listResult is the success shape of the lookups: a count and the matches.

@@ -89,14 +89,16 @@ func resultCountOf(r *mcp.CallToolResult) (int, bool) {
 	return 0, false
 }
 
+// textOf is a result's summary line, the first text block. The sandbox's
+// tools put the structuredContent mirror after it; the narration and the
+// naive agent read the line a person would.
 func textOf(r *mcp.CallToolResult) string {
-	var parts []string
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
+			return tc.Text
 		}
 	}
-	return strings.Join(parts, " ")
+	return ""
 }
 
 // structuredDecide is the lessons' recovery policy. It reads isError, then

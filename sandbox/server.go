@@ -98,7 +98,11 @@ func NewWithLimits(l SessionLimits) *Sandbox {
 			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
 				sb.sessions.touch(ss)
 			}
-			return next(ctx, method, req)
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.CallToolResult); ok && err == nil && !r.IsError {
+				return explicitResult{r}, nil
+			}
+			return res, err
 		}
 	})
 	for _, t := range sb.tools() {

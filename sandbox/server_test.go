@@ -209,10 +209,21 @@ func checkResult(t *testing.T, res *mcp.CallToolResult, w want) {
 	if res.IsError != w.isError {
 		t.Fatalf("isError = %v, want %v: %s", res.IsError, w.isError, raw)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("want one text line in content, got %d: %s", len(res.Content), raw)
+	wantBlocks := 2 // the summary line, then structuredContent as JSON text
+	if w.generic {
+		wantBlocks = 1
+	}
+	if len(res.Content) != wantBlocks {
+		t.Fatalf("want %d text blocks in content, got %d: %s", wantBlocks, len(res.Content), raw)
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
+	if !w.generic {
+		mirror := res.Content[1].(*mcp.TextContent).Text
+		sc, _ := json.Marshal(res.StructuredContent)
+		if !jsonEqual(mirror, sc) {
+			t.Errorf("content[1] should mirror structuredContent:\n%s\n%s", mirror, sc)
+		}
+	}
 	if strings.Contains(text, "\n") {
 		t.Errorf("the summary is not one line: %q", text)
 	}

@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"encoding/json"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -171,12 +173,23 @@ func toolResultBlock(call int, r *mcp.CallToolResult) json.RawMessage {
 			block.Content = append(block.Content, textBlock{Type: "text", Text: tc.Text})
 		}
 	}
-	if r.StructuredContent != nil {
+	if r.StructuredContent != nil { // an edited result may lack the JSON mirror in content
 		b, _ := json.Marshal(r.StructuredContent)
-		block.Content = append(block.Content, textBlock{Type: "text", Text: string(b)})
+		if !slices.ContainsFunc(block.Content, func(t textBlock) bool { return jsonEqual(t.Text, b) }) {
+			block.Content = append(block.Content, textBlock{Type: "text", Text: string(b)})
+		}
 	}
 	b, _ := json.Marshal(block)
 	return indent(b)
+}
+
+// jsonEqual reports whether text is JSON with the same value as b.
+func jsonEqual(text string, b []byte) bool {
+	var x, y any
+	if json.Unmarshal([]byte(text), &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 func toolUseID(call int) string {

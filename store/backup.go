@@ -48,7 +48,11 @@ func Backup(ctx context.Context, dbPath, dest string, overwrite bool) (BackupInf
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
 	q.Set("mode", "rw") // never create an empty database at a mistyped path
-	src, err := sql.Open("sqlite3", "file:"+dbPath+"?"+q.Encode())
+	srcURI, err := fileURI(dbPath, q)
+	if err != nil {
+		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
+	}
+	src, err := sql.Open("sqlite3", srcURI)
 	if err != nil {
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}
@@ -69,7 +73,11 @@ func Backup(ctx context.Context, dbPath, dest string, overwrite bool) (BackupInf
 			removeDBFiles(tmpPath)
 		}
 	}()
-	dst, err := sql.Open("sqlite3", "file:"+tmpPath+"?_busy_timeout=5000")
+	dstURI, err := fileURI(tmpPath, url.Values{"_busy_timeout": {"5000"}})
+	if err != nil {
+		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
+	}
+	dst, err := sql.Open("sqlite3", dstURI)
 	if err != nil {
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}

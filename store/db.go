@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"time"
 )
@@ -51,7 +52,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	dsn := "file::memory:?" + q.Encode()
 	if path != ":memory:" {
 		q.Set("_journal_mode", "WAL")
-		dsn = "file:" + path + "?" + q.Encode()
+		var err error
+		if dsn, err = fileURI(path, q); err != nil {
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
 	}
 	sqlDB, err := sql.Open(driverName, dsn)
 	if err != nil {
@@ -70,6 +74,18 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// fileURI makes the SQLite URI of a database file with parameters q. The
+// path is a path, whatever characters it has: escaped, a "?" in it does not
+// start parameters, a "#" a fragment, nor a "%" an escape. It is made
+// absolute, so a name starting with "//" is not read as a host either.
+func fileURI(path string, q url.Values) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return "file:" + (&url.URL{Path: filepath.ToSlash(abs)}).EscapedPath() + "?" + q.Encode(), nil
 }
 
 // Close closes the database.

@@ -18,7 +18,7 @@ import (
 // Password and username rules, checked before anything is stored.
 const (
 	MinPassword = 8
-	MaxPassword = 72 // bcrypt reads no further
+	MaxPassword = 72 // bytes, not characters: bcrypt reads no further
 )
 
 var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}_.-]{3,32}$`)
@@ -69,8 +69,13 @@ func ValidateCredentials(username, password string) error {
 	if !usernamePattern.MatchString(username) {
 		return examsim.Errorf(examsim.EINVALID, "error.username_format")
 	}
-	if n := utf8.RuneCountInString(password); n < MinPassword || len(password) > MaxPassword {
-		return examsim.Errorf(examsim.EINVALID, "error.password_length", "Min", MinPassword, "Max", MaxPassword)
+	if utf8.RuneCountInString(password) < MinPassword {
+		return examsim.Errorf(examsim.EINVALID, "error.password_too_short", "Min", MinPassword)
+	}
+	// The limit is bcrypt's, in bytes: a Thai letter takes three, so the
+	// message says bytes and how many this password takes.
+	if len(password) > MaxPassword {
+		return examsim.Errorf(examsim.EINVALID, "error.password_too_long", "Max", MaxPassword, "Bytes", len(password))
 	}
 	if CommonPassword(password) {
 		return examsim.Errorf(examsim.EINVALID, "security.password_common")

@@ -558,9 +558,9 @@ func AttemptPage(q *questions.Question, tx *questions.Text, a *examsim.Attempt, 
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var31 string
-						templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(s.Title)
+						templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(sourceTitle(ctx, q.Topic, s))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/attempt.templ`, Line: 84, Col: 73}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/attempt.templ`, Line: 84, Col: 94}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 						if templ_7745c5c3_Err != nil {

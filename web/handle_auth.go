@@ -57,28 +57,30 @@ func (s *Server) handleLoginForm(c echo.Context) error {
 }
 
 // handleLogin signs a learner in with a new session, bringing along what
-// they did anonymously in this browser. A try is counted against the
-// client and the account before the password is checked, so a guesser
-// learns nothing once over the limit, and given back when it succeeds.
+// they did anonymously in this browser. Only failures count against the
+// client and the account, charged once the password is found wrong: a
+// token taken before the check and refunded after would refuse a class
+// logging in at once. Over the limit even the right password is refused,
+// so a guesser learns nothing.
 func (s *Server) handleLogin(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
 	lim, now := s.limiters(), s.now()
 	client, account := s.clientKey(c.Request()), accountKey(form.Username)
-	ok, wait := lim.loginClient.take(client, now)
+	ok, wait := lim.loginClient.allows(client, now)
 	if ok {
-		if ok, wait = lim.loginAccount.take(account, now); !ok {
-			lim.loginClient.refund(client, now)
-		}
+		ok, wait = lim.loginAccount.allows(account, now)
 	}
 	if !ok {
 		return s.rateLimited(c, LoginPage, form, "security.login_rate_limited", wait)
 	}
 	l, err := s.Learners.Authenticate(c.Request().Context(), form.Username, c.FormValue("password"))
 	if err != nil {
+		if examsim.ErrorCode(err) == examsim.EUNAUTHORIZED {
+			lim.loginClient.charge(client, now)
+			lim.loginAccount.charge(account, now)
+		}
 		return s.authFailed(c, LoginPage, form, err)
 	}
-	lim.loginClient.refund(client, now)
-	lim.loginAccount.refund(account, now)
 	if cur := pageOf(c).Learner; cur != nil && cur.Anonymous() {
 		// Merging deletes the anonymous learner, and its sessions with it.
 		if err := s.Learners.MergeAnonymous(c.Request().Context(), cur.ID, l.ID); err != nil {

@@ -41,7 +41,7 @@ func startSSE(c echo.Context) *sse {
 func (s *sse) send(chunks ...[]byte) error {
 	// A writer without deadlines just waits longer for a gone client; the
 	// write that follows reports that.
-	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // a network deadline: wall-clock time, not the app clock
 	for _, b := range chunks {
 		if _, err := s.w.Write(b); err != nil {
 			return err
@@ -106,7 +106,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			_ = out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n")) // the stream ends either way
 			return nil
 		}
-		now := time.Now()
+		now := s.now()
 		v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Session.QuestionIndex}
 		if snap.Session.Mode == examsim.ModeAssignment {
 			v.Index = me.Next
@@ -184,7 +184,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 			return nil
 		}
 		snap := room.Snapshot()
-		now := time.Now()
+		now := s.now()
 		v := hostView{Snap: snap, JoinURL: joinURL, Now: now}
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero())

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/skip2/go-qrcode"
@@ -24,7 +23,7 @@ func (s *Server) handleHost(c echo.Context) error {
 		return err
 	}
 	snap := room.Snapshot()
-	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: s.joinURL(c, snap.Session.Code), Now: time.Now()}))
+	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: s.joinURL(c, snap.Session.Code), Now: s.now()}))
 }
 
 // handleHostControl carries out one of the host's buttons. Each carries

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -48,7 +47,7 @@ func (s *Server) playView(c echo.Context, roomID, playerID int64) (playView, err
 	pageOf(c).Lang = me.Player.Lang
 	c.Response().Header().Set("Content-Language", string(me.Player.Lang))
 	snap := room.Snapshot()
-	now := time.Now()
+	now := s.now()
 	if snap.Session.Mode == examsim.ModeAssignment {
 		room.Open(playerID)
 		me, _ = room.Player(playerID)

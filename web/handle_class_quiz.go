@@ -230,7 +230,7 @@ func (s *Server) handleSessionStart(c echo.Context) error {
 		if err != nil || hours < 1 || hours > 24*60 {
 			return examsim.Errorf(examsim.EINVALID, "class.error_deadline_past")
 		}
-		deadline = time.Now().Add(time.Duration(hours) * time.Hour)
+		deadline = s.now().Add(time.Duration(hours) * time.Hour)
 	default:
 		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
 	}

@@ -19,8 +19,25 @@ type examResultItem struct {
 
 // conceptRow is one concept's line in a breakdown.
 type conceptRow struct {
-	Topic string
-	Stat  examsim.ConceptStat
+	Topic     string
+	Objective string // the objective id, when the topic has objectives
+	Stat      examsim.ConceptStat
+}
+
+// startsObjective says whether row i opens a new objective's group: rows
+// are in teaching order, so each objective's concepts stand together.
+func startsObjective(rows []conceptRow, i int) bool {
+	r := rows[i]
+	return r.Objective != "" && (i == 0 || rows[i-1].Objective != r.Objective || rows[i-1].Topic != r.Topic)
+}
+
+// newConceptRow is an empty row for concept of topic.
+func newConceptRow(bank *questions.Bank, topic, concept string) *conceptRow {
+	row := &conceptRow{Topic: topic, Stat: examsim.ConceptStat{Concept: concept}}
+	if tp, ok := bank.Topic(topic); ok {
+		row.Objective = tp.ObjectiveOf(concept)
+	}
+	return row
 }
 
 // examResultsView is a submitted exam's results page.
@@ -57,7 +74,7 @@ func (s *Server) handleExamResults(c echo.Context) error {
 		for _, concept := range q.Concepts {
 			row := stats[concept]
 			if row == nil {
-				row = &conceptRow{Topic: q.Topic, Stat: examsim.ConceptStat{Concept: concept}}
+				row = newConceptRow(s.Bank, q.Topic, concept)
 				stats[concept] = row
 				order = append(order, concept)
 			}
@@ -75,7 +92,8 @@ func (s *Server) handleExamResults(c echo.Context) error {
 	return Render(c, http.StatusOK, ExamResultsPage(v))
 }
 
-// topicConceptOrder sorts concept ids in the order their topics teach them.
+// topicConceptOrder sorts concept ids in the order their topics teach them,
+// grouped by objective where a topic has objectives.
 func topicConceptOrder(bank *questions.Bank, ids []string) []string {
 	want := map[string]bool{}
 	for _, id := range ids {
@@ -83,7 +101,7 @@ func topicConceptOrder(bank *questions.Bank, ids []string) []string {
 	}
 	var out []string
 	for _, tp := range bank.Topics {
-		for _, c := range tp.Concepts {
+		for _, c := range tp.ConceptOrder() {
 			if want[c] {
 				out = append(out, c)
 				delete(want, c)

@@ -21,9 +21,9 @@ type Limit struct {
 // passwords, making accounts and guessing join codes. Counting is per
 // client address (see clientKey), and for logins also per account.
 type RateLimits struct {
-	// LoginPerClient and LoginPerAccount count failed logins only, so a
-	// whole class logging in from one school address is never held up by
-	// its right passwords. LoginPerAccount slows a guesser spread over many
+	// LoginPerClient and LoginPerAccount count failed logins only, charged
+	// once the password is found wrong, so a whole class logging in at once
+	// from one school address is never held up by its right passwords. LoginPerAccount slows a guesser spread over many
 	// addresses to about 30 tries an hour per account.
 	LoginPerClient, LoginPerAccount Limit
 	// RegisterPerClient counts every registration.
@@ -115,15 +115,21 @@ func (l *limiter) allows(key string, now time.Time) (ok bool, wait time.Duration
 	return false, time.Duration((1 - b.tokens) * float64(l.limit.Every))
 }
 
-// refund gives back a token taken for something that turned out not to
-// count, such as a login with the right password.
-func (l *limiter) refund(key string, now time.Time) {
+// charge spends one of key's tokens for a failure that has happened,
+// checked with allows beforehand. Unlike take it may leave the bucket in
+// debt: failures checked at the same moment all passed allows, and each is
+// paid back in time, so concurrency buys a guesser no extra tries.
+func (l *limiter) charge(key string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if b := l.buckets[key]; b != nil {
-		l.refill(b, now)
-		b.tokens = math.Min(float64(l.limit.Burst), b.tokens+1)
+	b := l.buckets[key]
+	if b == nil {
+		l.makeRoom(now)
+		b = &bucket{tokens: float64(l.limit.Burst), at: now}
+		l.buckets[key] = b
 	}
+	l.refill(b, now)
+	b.tokens--
 }
 
 // makeRoom keeps the map under its bound: first it forgets buckets that

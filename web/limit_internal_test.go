@@ -29,19 +29,30 @@ func TestTokenBucket(t *testing.T) {
 	if ok, _ := l.take("a", now.Add(10*time.Second)); !ok {
 		t.Fatal("a token should be back after 10s")
 	}
-	l.refund("a", now.Add(10*time.Second))
-	if ok, _ := l.take("a", now.Add(10*time.Second)); !ok {
-		t.Fatal("a refunded token cannot be taken again")
+}
+
+// TestChargeGoesIntoDebt: failures checked at the same moment all pass
+// allows; each is charged afterwards, and the debt is paid back in time.
+func TestChargeGoesIntoDebt(t *testing.T) {
+	l := newLimiter(Limit{Burst: 2, Every: 10 * time.Second})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if ok, _ := l.allows("a", now); !ok {
+		t.Fatal("a new key is refused")
 	}
-	// Refunds never raise a bucket past its burst.
-	for i := 0; i < 10; i++ {
-		l.refund("b", now)
+	for i := 0; i < 5; i++ { // five failures checked at once, burst 2
+		l.charge("a", now)
 	}
-	for i := 0; i < 3; i++ {
-		l.take("b", now)
+	if ok, wait := l.allows("a", now); ok || wait != 40*time.Second {
+		t.Fatalf("after 5 failures with a burst of 2: ok %v, wait %v (want 40s: three owed, one to spend)", ok, wait)
 	}
-	if ok, _ := l.take("b", now); ok {
-		t.Fatal("refunds raised the bucket past its burst")
+	if ok, _ := l.allows("a", now.Add(39*time.Second)); ok {
+		t.Fatal("the debt was forgiven early")
+	}
+	if ok, _ := l.allows("a", now.Add(40*time.Second+time.Millisecond)); !ok {
+		t.Fatal("the debt is paid after 40s")
+	}
+	if ok, _ := l.allows("b", now); !ok {
+		t.Fatal("another key shares a's debt")
 	}
 }
 

@@ -28,7 +28,7 @@ type progressView struct {
 	History   []*examsim.Attempt // the newest historyRows, for the table
 	Exams     []*examsim.Exam    // newest first
 	DueCount  int
-	Concepts  []conceptRow // every concept of the bank, in teaching order
+	Concepts  []conceptRow // every concept of the bank, in teaching order (grouped by objective)
 	Weakest   []conceptRow
 	Days      []dayCount // the last timelineDays days, oldest first
 	Readiness readiness
@@ -64,9 +64,9 @@ func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*e
 	all := map[string]*conceptRow{}
 	var order []string
 	for _, tp := range bank.Topics {
-		for _, c := range tp.Concepts {
+		for _, c := range tp.ConceptOrder() {
 			if all[c] == nil {
-				all[c] = &conceptRow{Topic: tp.ID, Stat: examsim.ConceptStat{Concept: c}}
+				all[c] = newConceptRow(bank, tp.ID, c)
 				topicOf[c] = tp.ID
 				order = append(order, c)
 			}
@@ -277,6 +277,16 @@ type conceptBar struct {
 	W     float64 // the bar's width; 0 when there is nothing to draw
 	Value string  // the value as text, in the page language
 	None  bool    // no data for this concept
+}
+
+// barStartsObjective says whether bar i opens a new objective's group.
+func barStartsObjective(bars []conceptBar, i int) bool {
+	rows := make([]conceptRow, 0, 2)
+	if i > 0 {
+		rows = append(rows, bars[i-1].Row)
+	}
+	rows = append(rows, bars[i].Row)
+	return startsObjective(rows, len(rows)-1)
 }
 
 // layoutConcepts lays out one row per concept: accuracy (of 100) when bands

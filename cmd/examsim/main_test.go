@@ -21,12 +21,37 @@ func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 }
 
 func TestQuestionsCheckEmbedded(t *testing.T) {
-	code, out, errOut := runCmd(t, "", "questions", "check")
+	// The structure only: the cue check has fixture banks of its own below.
+	code, out, errOut := runCmd(t, "", "questions", "check", "--cues=false")
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
 	if !strings.HasSuffix(strings.TrimSpace(out), "questions, languages: en pl th vi") {
 		t.Errorf("summary = %q", out)
+	}
+}
+
+func TestQuestionsCheckRunsTheCueCheck(t *testing.T) {
+	fixtures := filepath.Join("..", "..", "questions", "testdata")
+	code, out, errOut := runCmd(t, "", "questions", "check", filepath.Join(fixtures, "cued"))
+	if code != 1 {
+		t.Fatalf("a cued bank: exit %d, want 1:\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"cue check: en: the key is strictly the longest option in 50% of questions (2 of 4)",
+		"cue check: th: q1 and q2 are near-duplicates",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code, out, errOut := runCmd(t, "", "questions", "check", filepath.Join(fixtures, "clean")); code != 0 {
+		t.Errorf("a clean bank: exit %d:\n%s%s", code, out, errOut)
+	} else if !strings.Contains(out, "warning: "+filepath.Join(fixtures, "clean")+":1: 4 of 4 questions have no source `lesson: <concept-id>`") {
+		t.Errorf("a clean bank: the lesson-source warning is missing:\n%s", out)
+	}
+	if _, out, _ := runCmd(t, "", "questions", "stats", filepath.Join(fixtures, "cued")); !strings.Contains(out, "en    50% (2 of 4) over      +51.1% over                   25% / 8% over                    0.38 q1 / q2 over") {
+		t.Errorf("questions stats lacks the cue figures:\n%s", out)
 	}
 }
 

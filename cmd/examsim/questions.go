@@ -22,7 +22,11 @@ func loadBank(dir string) (*questions.Bank, questions.Problems) {
 func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("questions check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, "Usage: examsim questions check [DIR]   (default: the embedded bank)\n") }
+	cues := fs.Bool("cues", true, "also run the cue check (questions/FORMAT.md, \"The cue check\")")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: examsim questions check [--cues=false] [DIR]   (default: the embedded bank)\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -31,6 +35,22 @@ func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, problems.Error())
 		fmt.Fprintf(stderr, "%d problems; fix them and run the check again\n", len(problems))
 		return 1
+	}
+	for _, w := range bank.Warnings {
+		fmt.Fprintf(stdout, "warning: %s\n", w)
+	}
+	if *cues {
+		var failures []string
+		for _, c := range questions.Cues(bank) {
+			failures = append(failures, c.Failures()...)
+		}
+		if len(failures) > 0 {
+			for _, f := range failures {
+				fmt.Fprintf(stdout, "cue check: %s\n", f)
+			}
+			fmt.Fprintf(stderr, "%d cues give answers away (examsim questions stats prints every figure); see questions/FORMAT.md, \"The cue check\"\n", len(failures))
+			return 1
+		}
 	}
 	fmt.Fprintln(stdout, bankSummary(bank))
 	return 0

@@ -29,7 +29,35 @@ func runQuestionsStats(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "warning: %d problems in the bank; run examsim questions check. Counting the questions that loaded.\n", len(problems))
 	}
 	writeStats(stdout, bank)
+	fmt.Fprintln(stdout)
+	writeCueStats(stdout, bank)
 	return 0
+}
+
+// writeCueStats prints the cue check's figures per language, with each
+// threshold and "over" where a figure exceeds it.
+func writeCueStats(w io.Writer, bank *questions.Bank) {
+	over := func(bad bool) string {
+		if bad {
+			return " over"
+		}
+		return ""
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "cues\tkey longest (max %.0f%%)\tkey vs distractors (max %+.0f%%)\tfield names: keys / distractors\tclosest stems (max %.2f)\n",
+		100*questions.MaxKeyLongestShare, 100*questions.MaxKeyLengthExcess, questions.MaxStemSimilarity)
+	for _, c := range questions.Cues(bank) {
+		closest := "-"
+		if c.MostSimilar.A != nil {
+			closest = fmt.Sprintf("%.2f %s / %s%s", c.MostSimilar.Similarity, c.MostSimilar.A.ID, c.MostSimilar.B.ID,
+				over(c.MostSimilar.Similarity >= questions.MaxStemSimilarity))
+		}
+		fmt.Fprintf(tw, "%s\t%.0f%% (%d of %d)%s\t%+.1f%%%s\t%.0f%% / %.0f%%%s\t%s\n", c.Lang,
+			100*c.KeyLongestShare(), c.KeyLongest, c.Questions, over(c.KeyLongestShare() > questions.MaxKeyLongestShare),
+			100*c.KeyLengthExcess, over(c.KeyLengthExcess > questions.MaxKeyLengthExcess),
+			100*c.KeyFieldShare(), 100*c.DistractorFieldShare(), over(c.FieldNameCue()), closest)
+	}
+	_ = tw.Flush()
 }
 
 // writeStats prints the concept-by-language coverage table and the count of

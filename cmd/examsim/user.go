@@ -73,7 +73,7 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		case examsim.ECONFLICT:
 			fmt.Fprintf(stderr, "examsim user add: %q is taken; pick another name (an admin can change roles at /admin/users)\n", name)
 		case examsim.EINVALID:
-			fmt.Fprintf(stderr, "examsim user add: a username has 3 to 32 letters, digits, dots, dashes or underscores, and a password %d to %d characters\n",
+			fmt.Fprintf(stderr, "examsim user add: a username has 3 to 32 letters, digits, dots, dashes or underscores, and a password at least %d characters and at most %d bytes (a letter outside English takes 2 to 4), and not one of the most common passwords\n",
 				store.MinPassword, store.MaxPassword)
 		default:
 			fmt.Fprintf(stderr, "examsim user add: %v\n", err)

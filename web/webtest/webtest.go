@@ -41,7 +41,11 @@ type Option func(*options)
 type options struct {
 	configure []func(*web.Config)
 	tls       bool
+	bank      *questions.Bank
 }
+
+// WithBank serves bank instead of the embedded one.
+func WithBank(bank *questions.Bank) Option { return func(o *options) { o.bank = bank } }
 
 // WithConfig lets a test change the app's configuration before it starts,
 // for example to lower a rate limit or trust a proxy.
@@ -85,10 +89,13 @@ func Start(tb testing.TB, opts ...Option) *App {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = db.Close() }) // the test is over: nothing reads it again
-	fsys, name := questions.Embedded()
-	bank, problems := questions.Load(fsys, name)
-	if len(problems) > 0 {
-		tb.Fatalf("the embedded bank has problems:\n%s", problems.Error())
+	bank := o.bank
+	if bank == nil {
+		fsys, name := questions.Embedded()
+		var problems questions.Problems
+		if bank, problems = questions.Load(fsys, name); len(problems) > 0 {
+			tb.Fatalf("the embedded bank has problems:\n%s", problems.Error())
+		}
 	}
 	catalog, err := i18n.Load()
 	if err != nil {
@@ -100,7 +107,7 @@ func Start(tb testing.TB, opts ...Option) *App {
 	}
 	clock := &Clock{now: time.Now().UTC()}
 	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank})
+	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank, Now: clock.Now})
 	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
 	cfg := web.Config{
 		Bank: bank, Catalog: catalog, CookieKey: key,

@@ -1,0 +1,284 @@
+package questions
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/examsim/examsim"
+)
+
+// The cue check's thresholds, all in one place (FORMAT.md, "The cue check",
+// explains each). A bank fails the check when, in any language:
+const (
+	// the key is strictly the longest option in more than this share of
+	// questions (chance is 1/options, 25% with four);
+	MaxKeyLongestShare = 0.30
+	// the key is on average more than this much longer than the mean
+	// distractor of its question;
+	MaxKeyLengthExcess = 0.05
+	// the share of keys that carry a field name exceeds the share of
+	// distractors that do by more than this factor AND by more than
+	// MinFieldNameGap (so one key among eighty is not a cue);
+	MaxFieldNameRatio = 1.25
+	MinFieldNameGap   = 0.05
+	// two questions' stem+key token sets overlap by this much or more
+	// (Jaccard similarity, after dropping the tokens common to the bank).
+	MaxStemSimilarity = 0.25
+	// A token in more than this share of a language's questions (and in
+	// more than two) is too common to tell two questions apart.
+	CommonTokenShare = 0.20
+)
+
+// FieldNames are the identifiers the lessons teach. A key that carries them
+// more often than a distractor does can be picked without understanding.
+var FieldNames = []string{
+	"isError", "is_error", "errorCategory", "isRetryable", "retryAfter",
+	"attempted_query", "partial_results", "alternatives", "description",
+	"suggestion", "structuredContent",
+}
+
+// CueStats are one language's cue figures.
+type CueStats struct {
+	Lang       examsim.Lang
+	Questions  int // questions with a key and at least one distractor
+	KeyLongest int // of them, where the key is strictly the longest option
+	// KeyLengthExcess is the mean over questions of
+	// len(key)/mean(len(distractors)) - 1, lengths in characters.
+	KeyLengthExcess float64
+	KeysWithField   int // keys that carry a field name as code
+	Distractors     int
+	DistrWithField  int // distractors that carry a field name as code
+	NearDuplicates  []NearDuplicate
+	MostSimilar     NearDuplicate // the closest pair, whatever its similarity
+}
+
+// NearDuplicate is a pair of questions whose stems and keys say nearly the
+// same thing in one language.
+type NearDuplicate struct {
+	A, B       *Question
+	Similarity float64
+}
+
+// KeyLongestShare is the share of questions whose key is the longest option.
+func (c CueStats) KeyLongestShare() float64 { return ratio(c.KeyLongest, c.Questions) }
+
+// KeyFieldShare is the share of keys carrying a field name.
+func (c CueStats) KeyFieldShare() float64 { return ratio(c.KeysWithField, c.Questions) }
+
+// DistractorFieldShare is the share of distractors carrying a field name.
+func (c CueStats) DistractorFieldShare() float64 { return ratio(c.DistrWithField, c.Distractors) }
+
+// FieldNameCue says whether keys carry field names notably more often.
+func (c CueStats) FieldNameCue() bool {
+	k, d := c.KeyFieldShare(), c.DistractorFieldShare()
+	return k > d*MaxFieldNameRatio && k-d > MinFieldNameGap
+}
+
+// Failures words each threshold this language exceeds, one line each.
+func (c CueStats) Failures() []string {
+	var out []string
+	if s := c.KeyLongestShare(); s > MaxKeyLongestShare {
+		out = append(out, fmt.Sprintf("%s: the key is strictly the longest option in %.0f%% of questions (%d of %d); at most %.0f%% may be: shorten keys or lengthen distractors",
+			c.Lang, 100*s, c.KeyLongest, c.Questions, 100*MaxKeyLongestShare))
+	}
+	if c.KeyLengthExcess > MaxKeyLengthExcess {
+		out = append(out, fmt.Sprintf("%s: the key is on average %+.1f%% longer than the mean distractor; at most %+.0f%%",
+			c.Lang, 100*c.KeyLengthExcess, 100*MaxKeyLengthExcess))
+	}
+	if c.FieldNameCue() {
+		out = append(out, fmt.Sprintf("%s: %.0f%% of keys carry a field name (%s…) but only %.0f%% of distractors; name fields in distractors as often",
+			c.Lang, 100*c.KeyFieldShare(), strings.Join(FieldNames[:3], ", "), 100*c.DistractorFieldShare()))
+	}
+	for _, d := range c.NearDuplicates {
+		out = append(out, fmt.Sprintf("%s: %s and %s are near-duplicates (stem and key overlap %.2f, at most %.2f below): make one test something else",
+			c.Lang, d.A.ID, d.B.ID, d.Similarity, MaxStemSimilarity))
+	}
+	return out
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Cues computes the cue figures of every language of the bank.
+func Cues(b *Bank) []CueStats {
+	var out []CueStats
+	for _, lang := range examsim.Langs {
+		c := CueStats{Lang: lang}
+		var items []*Question
+		var excess float64
+		for _, q := range b.Questions {
+			tx := q.Text(lang)
+			if tx == nil {
+				continue
+			}
+			key, distractors := splitKey(tx, q.Answer)
+			if key == nil || len(distractors) == 0 {
+				continue
+			}
+			items = append(items, q)
+			c.Questions++
+			keyLen := optionLength(key.Markdown)
+			longest, sum := true, 0
+			for _, d := range distractors {
+				n := optionLength(d.Markdown)
+				sum += n
+				if n >= keyLen {
+					longest = false
+				}
+				c.Distractors++
+				if carriesFieldName(d.Markdown) {
+					c.DistrWithField++
+				}
+			}
+			if longest {
+				c.KeyLongest++
+			}
+			if mean := float64(sum) / float64(len(distractors)); mean > 0 {
+				excess += float64(keyLen)/mean - 1
+			}
+			if carriesFieldName(key.Markdown) {
+				c.KeysWithField++
+			}
+		}
+		if c.Questions == 0 {
+			continue
+		}
+		c.KeyLengthExcess = excess / float64(c.Questions)
+		c.NearDuplicates, c.MostSimilar = nearDuplicates(items, lang)
+		out = append(out, c)
+	}
+	return out
+}
+
+// splitKey returns a question's keyed option and its distractors.
+func splitKey(tx *Text, answer string) (*Option, []*Option) {
+	var key *Option
+	var distractors []*Option
+	for i := range tx.Options {
+		if tx.Options[i].Letter == answer {
+			key = &tx.Options[i]
+		} else {
+			distractors = append(distractors, &tx.Options[i])
+		}
+	}
+	return key, distractors
+}
+
+// optionLength is the length an option looks on the page: its characters,
+// with runs of white space counted once.
+func optionLength(md string) int {
+	return len([]rune(strings.Join(strings.Fields(md), " ")))
+}
+
+var (
+	fencedCode = regexp.MustCompile("(?s)(```|~~~).*?(```|~~~)")
+	inlineCode = regexp.MustCompile("`[^`\n]+`")
+	fieldName  = regexp.MustCompile(`(^|[^A-Za-z0-9_])(` + strings.Join(FieldNames, "|") + `)($|[^A-Za-z0-9_])`)
+)
+
+// carriesFieldName says whether an option names a field as code: in a code
+// span or a fenced block (a JSON payload). Prose words such as
+// "alternatives" or "description" do not count.
+func carriesFieldName(md string) bool {
+	for _, code := range append(fencedCode.FindAllString(md, -1), inlineCode.FindAllString(fencedCode.ReplaceAllString(md, " "), -1)...) {
+		if fieldName.MatchString(code) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearDuplicates lists the pairs of items whose stem+key token sets have a
+// Jaccard similarity of MaxStemSimilarity or more, most similar first, and
+// the most similar pair.
+func nearDuplicates(items []*Question, lang examsim.Lang) (dups []NearDuplicate, closest NearDuplicate) {
+	sets := make([]map[string]bool, len(items))
+	df := map[string]int{}
+	for i, q := range items {
+		tx := q.Text(lang)
+		key, _ := splitKey(tx, q.Answer)
+		sets[i] = tokens(tx.StemMarkdown + "\n" + key.Markdown)
+		for t := range sets[i] {
+			df[t]++
+		}
+	}
+	common := max(2, int(math.Ceil(CommonTokenShare*float64(len(items)))))
+	for _, s := range sets {
+		for t := range s {
+			if df[t] > common {
+				delete(s, t)
+			}
+		}
+	}
+	for i := range items {
+		for j := i + 1; j < len(items); j++ {
+			d := NearDuplicate{A: items[i], B: items[j], Similarity: jaccard(sets[i], sets[j])}
+			if d.Similarity >= MaxStemSimilarity {
+				dups = append(dups, d)
+			}
+			if closest.A == nil || d.Similarity > closest.Similarity {
+				closest = d
+			}
+		}
+	}
+	sort.SliceStable(dups, func(i, j int) bool { return dups[i].Similarity > dups[j].Similarity })
+	return dups, closest
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	both := 0
+	for t := range a {
+		if b[t] {
+			both++
+		}
+	}
+	return float64(both) / float64(len(a)+len(b)-both)
+}
+
+// tokens are a text's lower-cased words; Thai, written without spaces, is
+// cut into overlapping three-character pieces instead.
+func tokens(s string) map[string]bool {
+	out := map[string]bool{}
+	word := func(w []rune) {
+		if len(w) == 0 {
+			return
+		}
+		if !unicode.Is(unicode.Thai, w[0]) {
+			out[strings.ToLower(string(w))] = true
+			return
+		}
+		if len(w) < 3 {
+			out[string(w)] = true
+		}
+		for i := 0; i+3 <= len(w); i++ {
+			out[string(w[i:i+3])] = true
+		}
+	}
+	var cur []rune
+	for _, r := range s {
+		inWord := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+		if inWord && len(cur) > 0 && unicode.Is(unicode.Thai, r) != unicode.Is(unicode.Thai, cur[0]) {
+			word(cur)
+			cur = cur[:0]
+		}
+		if inWord {
+			cur = append(cur, r)
+			continue
+		}
+		word(cur)
+		cur = cur[:0]
+	}
+	word(cur)
+	return out
+}
