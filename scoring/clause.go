@@ -161,6 +161,10 @@ type reading struct {
 	counterfactual []scope
 	negCues        []span  // every negation cue, for {neg} and {!neg}
 	consequence    []scope // after a refutation cue: the harm it names
+	// otherOption lists the sentences that name an option other than the
+	// answer by its letter: a misconception there is the option's claim,
+	// which the learner is discussing, unless they endorse it.
+	otherOption []int
 	// judged marks the words that judge use or need ("helps", "needed",
 	// "zadziała", "ช่วย").
 	judged []bool
@@ -426,6 +430,7 @@ const endorseWindow = 4 * wordUnits
 // good in the same clause without negating, refuting or supposing it
 // (endorsed), or rejects it (refuted: "like B would only hide the gap").
 func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed, refuted bool) {
+	rd.otherOption = rd.otherOption[:0]
 	if r.Answer == "" {
 		return false, false
 	}
@@ -444,6 +449,7 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 				continue
 			}
 		}
+		rd.otherOption = append(rd.otherOption, tk.sent)
 		if inAny(rd.neg, i) || inAny(rd.refuted, i) {
 			refuted = true
 			continue

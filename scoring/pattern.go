@@ -374,7 +374,8 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 		}
 	}
 	if mode == asMisconception {
-		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false)
+		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false) &&
+			!slices.Contains(rd.otherOption, x.toks[combo[0].first].sent)
 	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
