@@ -208,9 +208,12 @@ func (r *Rubric) Score(text string) (Result, error) {
 		if sig.onTopic && sig.words < vagueMaxWords {
 			res.Band = 1
 		}
-	case sig.decisive > 0 && sig.supporting && sig.words >= minWordsForBand3:
+	case sig.decisive > 0 && (sig.supporting || sig.words >= supportedWords) && sig.words >= minWordsForBand3:
 		// A key idea and a supporting point. Graders give 3 when one of
-		// two decisive ideas is there with its support (train split).
+		// two decisive ideas is there with its support, and a supporting
+		// point takes words: on the train split short answers the rubric
+		// read as 3 were graded 2, and long ones read as 2 were graded 3
+		// (their support in words the rubric does not list).
 		res.Band = 3
 	case sig.decisive > 0:
 		// The key idea; a bare conclusion without its reason stays here.
@@ -224,8 +227,13 @@ func (r *Rubric) Score(text string) (Result, error) {
 
 // minWordsForBand3 is the fewest words an explanation needs for band 3: a
 // key idea and a supporting point take more than a bare "Business error,
-// same result every time." (Thai counts four characters as a word.)
-const minWordsForBand3 = 7
+// same result every time." (Thai counts four characters as a word). Set
+// on the train split.
+const minWordsForBand3 = 24
+
+// supportedWords is the length at which an explanation with the key idea
+// is taken to carry its support even when no supporting concept matched.
+const supportedWords = 32
 
 // vagueMaxWords is the length under which an on-topic answer with nothing
 // recognised reads as vague (band 1) rather than unrecognised (band 0).
