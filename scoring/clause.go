@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"slices"
+
 	"github.com/examsim/examsim"
 )
 
@@ -161,6 +163,13 @@ type reading struct {
 	counterfactual []scope
 	negCues        []span  // every negation cue, for {neg} and {!neg}
 	consequence    []scope // after a refutation cue: the harm it names
+	// otherOption lists the sentences that name an option other than the
+	// answer by its letter: a misconception there is the option's claim,
+	// which the learner is discussing, unless they endorse it.
+	otherOption []int
+	// judged marks the words that judge use or need ("helps", "needed",
+	// "zadziała", "ช่วย").
+	judged []bool
 	// soNen marks Vietnamese "nên" read as "so" rather than "should".
 	soNen []bool
 }
@@ -218,6 +227,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		return j
 	}
 	judged := x.cueMask(&x.judgeMask, cs.judgements)
+	rd.judged = judged
 	weak := x.cueMask(&x.weakMask, cs.weak)
 	modal := x.cueMask(&x.modalMask, cs.modals)
 	selfJudging := spans(cs.selfJudgingTerms, x)
@@ -404,6 +414,21 @@ var (
 		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
 		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
 	}
+	// verdicts are endorsements said as a clause's verdict on its subject:
+	// "is fine", "is a good shortcut", "cũng ổn", "jest ok", "ก็โอเค".
+	verdicts = map[examsim.Lang][]string{
+		examsim.English:    {"is_fine", "is_also_fine", "is_ok", "is_okay", "is_a_good", "is_the_safe", "is_safe", "is_safer", "is_better", "is_the_best", "is_the_cleanest", "is_just_as", "is_enough", "would_also_work", "also_works", "is_the_right_call"},
+		examsim.Vietnamese: {"cũng_được", "cũng_ổn", "là_ổn", "là_cách_hay", "là_cách_gọn", "là_lựa_chọn_an_toàn", "là_mặc_định_an_toàn", "là_lối_tắt", "cũng_tốt", "là_có_lý"},
+		examsim.Polish:     {"jest_ok", "też_jest_ok", "jest_w_porządku", "to_dobry", "to_dobre", "to_bezpieczny", "to_najczystsze", "to_sprytne", "jest_lepszy", "jest_lepsze", "jest_równie_dobry", "jest_tak_samo", "też_by_zadziałało", "jest_bezpieczn*"},
+		examsim.Thai:       {"ก็โอเค", "ก็ได้", "เป็นทางลัดที่ดี", "เป็นทางเลือกที่ปลอดภัย", "ก็ได้ผล", "ก็ใช้ได้", "ก็ดี", "สมเหตุสมผล", "เป็นค่าเริ่มต้นที่ปลอดภัย"},
+	}
+	verdictTerms = func() map[examsim.Lang][]term {
+		out := map[examsim.Lang][]term{}
+		for _, l := range examsim.Langs {
+			out[l] = compileCues(append(append([]string(nil), verdicts[l]...), verdicts[examsim.English]...))
+		}
+		return out
+	}()
 	letterCueTerms, endorsementTerms = func() (map[examsim.Lang][]term, map[examsim.Lang][]term) {
 		a, b := map[examsim.Lang][]term{}, map[examsim.Lang][]term{}
 		for _, l := range examsim.Langs {
@@ -422,6 +447,7 @@ const endorseWindow = 4 * wordUnits
 // good in the same clause without negating, refuting or supposing it
 // (endorsed), or rejects it (refuted: "like B would only hide the gap").
 func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed, refuted bool) {
+	rd.otherOption = rd.otherOption[:0]
 	if r.Answer == "" {
 		return false, false
 	}
@@ -440,6 +466,7 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 				continue
 			}
 		}
+		rd.otherOption = append(rd.otherOption, tk.sent)
 		if inAny(rd.neg, i) || inAny(rd.refuted, i) {
 			refuted = true
 			continue
@@ -462,12 +489,12 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 // "quietly refunding £500 is a good shortcut", "chạy lại cả ba là cách gọn
 // nhất". It returns the endorsement's span as evidence.
 func endorsedMisconception(m *Misconception, lang examsim.Lang, x *textIndex, rd *reading) ([]span, bool) {
-	for _, e := range spans(endorsementTerms[lang], x) {
+	for _, e := range spans(verdictTerms[lang], x) {
+		if slices.Contains(rd.otherOption, x.toks[e.first].sent) {
+			continue // a lettered option's claim, judged by optionStance
+		}
 		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
 			continue
-		}
-		if w := x.toks[e.first].fold; w == "work" || w == "works" {
-			continue // "redo work": a noun as often as a verdict
 		}
 		from := e.first
 		for from > 0 && x.toks[from-1].clause == x.toks[e.first].clause && x.toks[e.first].pos-x.toks[from-1].pos <= refuteBackward {

@@ -355,7 +355,7 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 	switch p.polarity {
 	case needNegation:
 		if !negated(rd.negCues, combo) && !scoped(rd.neg, combo, false) {
-			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
+			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) && judges(rd.judged, combo) {
 				x.reversed++ // "retrying will help" against "{neg} retr* help*"
 			}
 			return false
@@ -374,7 +374,8 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 		}
 	}
 	if mode == asMisconception {
-		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false)
+		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false) &&
+			!slices.Contains(rd.otherOption, x.toks[combo[0].first].sent)
 	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
@@ -395,6 +396,19 @@ func scoped(ss []scope, combo []span, notOwn bool) bool {
 		}
 		for _, s := range combo {
 			if s.first <= sc.to && s.last >= sc.from {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judges reports whether one of combo's words judges use or need: only
+// "retrying will help" reverses "{neg} retr* help*", not any retry.
+func judges(judged []bool, combo []span) bool {
+	for _, s := range combo {
+		for i := s.first; i <= s.last; i++ {
+			if judged[i] {
 				return true
 			}
 		}

@@ -148,14 +148,12 @@ func (r *Rubric) Score(text string) (Result, error) {
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
 	var sig signals
 	total, hit := 0, 0
-	decisiveAll := true
 	for i, c := range r.Concepts {
 		before, reversedBefore := x.rejects, x.reversed
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
 		total += c.Weight
-		switch {
-		case ok:
+		if ok {
 			hit += c.Weight
 			sig.hits++
 			switch c.Role {
@@ -164,8 +162,6 @@ func (r *Rubric) Score(text string) (Result, error) {
 			case Decisive:
 				sig.decisive++
 			}
-		case c.Role == Decisive:
-			decisiveAll = false
 		}
 		if !ok && x.rejects > before && c.Role != Conclusion {
 			sig.deniedConcept = true
@@ -174,6 +170,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 			sig.reversed = true
 		}
 	}
+	endorsed, refuted := r.optionStance(text, x, rd)
 	penalty := 0
 	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
@@ -196,22 +193,29 @@ func (r *Rubric) Score(text string) (Result, error) {
 	res.Score = min(max(res.Score-penalty, 0), 100)
 	sig.words = x.wordCount()
 	sig.misconceptions = len(res.Misconceptions)
-	endorsed, refuted := r.optionStance(text, x, rd)
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0 || sig.reversed || endorsed:
-		// An endorsed misconception, or a key idea said the other way
-		// round ("retrying will help" where the rubric says it will not).
+	case len(res.Misconceptions) > 0 || endorsed || sig.reversed:
+		// An endorsed misconception, another option endorsed by letter, or
+		// a key idea said the other way round ("retrying will help" where
+		// the rubric says it will not).
 		res.Band = 0
 	case sig.hits == 0:
-		// Vague but on topic and not wrong is worth a 1, as a teacher gives it.
-		if sig.onTopic {
+		// Short, on topic and not wrong is a vague answer, worth a 1; a
+		// long answer in which nothing was recognised is more often
+		// reasoning the rubric does not know (train split: 0 beats 1).
+		if sig.onTopic && sig.words < vagueMaxWords {
 			res.Band = 1
 		}
-	case decisiveAll && sig.supporting && sig.words >= minWordsForBand3:
+	case sig.decisive > 0 && (sig.supporting || sig.words >= supportedWords) && sig.words >= minWordsForBand3:
+		// A key idea and a supporting point. Graders give 3 when one of
+		// two decisive ideas is there with its support, and a supporting
+		// point takes words: on the train split short answers the rubric
+		// read as 3 were graded 2, and long ones read as 2 were graded 3
+		// (their support in words the rubric does not list).
 		res.Band = 3
-	case decisiveAll:
+	case sig.decisive > 0:
 		// The key idea; a bare conclusion without its reason stays here.
 		res.Band = 2
 	default:
@@ -223,8 +227,17 @@ func (r *Rubric) Score(text string) (Result, error) {
 
 // minWordsForBand3 is the fewest words an explanation needs for band 3: a
 // key idea and a supporting point take more than a bare "Business error,
-// same result every time." (Thai counts four characters as a word.)
-const minWordsForBand3 = 7
+// same result every time." (Thai counts four characters as a word). Set
+// on the train split.
+const minWordsForBand3 = 24
+
+// supportedWords is the length at which an explanation with the key idea
+// is taken to carry its support even when no supporting concept matched.
+const supportedWords = 32
+
+// vagueMaxWords is the length under which an on-topic answer with nothing
+// recognised reads as vague (band 1) rather than unrecognised (band 0).
+const vagueMaxWords = 15
 
 func anyMatch(ps []*Pattern, x *textIndex, rd *reading, mode matchMode) ([]span, bool) {
 	for _, p := range ps {

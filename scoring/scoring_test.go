@@ -161,22 +161,25 @@ func TestBandsInEveryLanguage(t *testing.T) {
 		band  int
 		score int
 	}{
-		{"en", "It is a valid empty result, so retrying won't help.", 3, 83},
+		// A key idea and its support in ten words read as a 2 to the
+		// rubric-blind graders; band 3 takes the reasoning spelled out.
+		{"en", "It is a valid empty result, so retrying won't help.", 2, 83},
+		{"en", "The lookup ran against the database and simply matched nobody with that address, which makes it a valid empty result rather than a failure; retrying won't help, because the very same query will come back with the very same nothing on every attempt.", 3, 83},
 		{"en", "The tool returned a valid empty result.", 2, 50},
 		{"en", "Answer D.", 1, 17},
 		{"en", "It is a valid empty result, we need more retries.", 0, 10},
 		{"en", "lorem ipsum", 0, 0},
-		{"vi", "Đây là kết quả rỗng hợp lệ, retry không giúp gì.", 3, 83},
-		{"vi", "day la ket qua rong hop le, retry khong giup gi", 3, 83},
+		{"vi", "Đây là kết quả rỗng hợp lệ, retry không giúp gì.", 2, 83},
+		{"vi", "day la ket qua rong hop le, retry khong giup gi", 2, 83},
 		{"vi", "Đây là kết quả rỗng.", 2, 50},
 		{"vi", "Chọn đáp án D.", 1, 17},
 		{"vi", "Kết quả rỗng, cần tăng số lần retry.", 0, 10},
-		{"pl", "To prawidłowy pusty wynik, ponowienie nie pomoże.", 3, 83},
-		{"pl", "To prawidlowy pusty wynik, ponowienie nie pomoze.", 3, 83},
+		{"pl", "To prawidłowy pusty wynik, ponowienie nie pomoże.", 2, 83},
+		{"pl", "To prawidlowy pusty wynik, ponowienie nie pomoze.", 2, 83},
 		{"pl", "To prawidłowy pusty wynik.", 2, 50},
 		{"pl", "Odpowiedź D.", 1, 17},
 		{"pl", "Pusty wynik jest prawidłowy, ale potrzeba więcej prób.", 0, 10},
-		{"th", "นี่คือผลลัพธ์ว่างที่ถูกต้อง retry ไม่ช่วยอะไร", 3, 83},
+		{"th", "นี่คือผลลัพธ์ว่างที่ถูกต้อง retry ไม่ช่วยอะไร", 2, 83},
 		{"th", "เป็นผลลัพธ์ว่าง", 2, 50},
 		{"th", "ตอบ D", 1, 17},
 		{"th", "ผลลัพธ์ว่าง ต้องเพิ่มจำนวน retry", 0, 10},
@@ -255,11 +258,12 @@ func TestEvidenceIsTheLearnersWords(t *testing.T) {
 }
 
 // TestConfidenceIsLowForMixedSignals checks the confidence is in 0-1 and
-// drops when a decisive concept and a misconception both fire.
+// drops when concepts and a misconception both fire (on the train split
+// such results agree with the grader less than half the time).
 func TestConfidenceIsLowForMixedSignals(t *testing.T) {
 	r := rubricFor(t, "en", "valid empty", "{neg} retr* help*", "answer_d", "{!neg} more retr*")
 	clear, _ := r.Score("It is a valid empty result, so retrying won't help at all here.")
-	mixed, _ := r.Score("It is a valid empty result, but we need more retries to be sure.")
+	mixed, _ := r.Score("It is a valid empty result and retrying won't help, but we need more retries to be sure.")
 	if clear.Confidence <= 0 || clear.Confidence > 1 || clear.Unsure() {
 		t.Errorf("clear answer: confidence %.2f", clear.Confidence)
 	}
