@@ -1,14 +1,17 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
 )
 
 var attemptLocation = regexp.MustCompile(`^/attempts/([0-9]+)$`)
@@ -170,5 +173,41 @@ func TestFlagFromTheExamReview(t *testing.T) {
 	other := newClient(t, a.Server)
 	if p := other.post("/exam", action, url.Values{}); p.status != http.StatusNotFound {
 		t.Errorf("flagging another learner's attempt: %d", p.status)
+	}
+}
+
+func TestRegradeAClassAnswer(t *testing.T) {
+	a := newClassApp(t)
+	ines := a.account("ines", examsim.RoleInstructor)
+	ivan := a.account("ivan", examsim.RoleInstructor)
+	room, code := a.startSession(ines, "optional")
+	student := a.join(code, "Łucja", "pl")
+	control(t, ines, room, "start", -1)
+	q, _ := a.Bank.Question(classQuestions[0])
+	if p := answer(t, student, room, 0, q.Answer, "Pusty wynik to nie błąd"); p.status != http.StatusOK {
+		t.Fatalf("the student's answer: %d %s", p.status, p.body)
+	}
+	sessionID, _ := strconv.ParseInt(strings.TrimPrefix(room, "/class/s/"), 10, 64)
+	// Answered means stored: the room acknowledges an answer once committed.
+	answers, err := store.NewClassroomService(a.DB).ListAnswers(context.Background(), sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != 1 {
+		t.Fatalf("%d answers stored", len(answers))
+	}
+	path := "/class/grading/answer/" + strconv.FormatInt(answers[0].ID, 10)
+	page := ines.get(path)
+	if page.status != http.StatusOK || !strings.Contains(page.text("[data-testid=regrade]"), "Łucja") {
+		t.Fatalf("the class answer's regrade page: %d", page.status)
+	}
+	if p := ivan.get(path); p.status != http.StatusNotFound {
+		t.Errorf("another teacher: %d", p.status)
+	}
+	if p := ines.post(path, path, url.Values{"band": {"2"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("regrade: %d %s", p.status, p.text("[data-testid=form-error]"))
+	}
+	if got := ines.get(path).text("[data-testid=already-regraded]"); !strings.Contains(got, "2") {
+		t.Errorf("the regrade page after saving: %q", got)
 	}
 }

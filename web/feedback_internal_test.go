@@ -213,3 +213,28 @@ func TestStaleVerdictShowsNoEvidence(t *testing.T) {
 		t.Error("a verdict of another rubric version was taken as reproduced")
 	}
 }
+
+func TestWhatWaitsInTheQueue(t *testing.T) {
+	open := &examsim.Flag{CreatedAt: time.Now()}
+	resolved := &examsim.Flag{CreatedAt: time.Now(), ResolvedAt: time.Now()}
+	human := &examsim.HumanGrade{Band: 2}
+	tests := []struct {
+		name             string
+		g                examsim.Gradable
+		unsure           bool
+		flagged, unsure2 bool
+	}{
+		{"an open flag", examsim.Gradable{Flag: open}, false, true, false},
+		{"an open flag after a regrade", examsim.Gradable{Flag: open, Human: human}, true, true, false},
+		{"a resolved flag", examsim.Gradable{Flag: resolved, Human: human}, false, false, false},
+		{"unsure, never regraded", examsim.Gradable{}, true, false, true},
+		{"unsure but regraded", examsim.Gradable{Human: human}, true, false, false},
+		{"sure and unflagged", examsim.Gradable{}, false, false, false},
+	}
+	for _, tc := range tests {
+		flagged, unsure := inQueue(&tc.g, tc.unsure)
+		if flagged != tc.flagged || unsure != tc.unsure2 {
+			t.Errorf("%s: flagged %v unsure %v, want %v %v", tc.name, flagged, unsure, tc.flagged, tc.unsure2)
+		}
+	}
+}

@@ -60,7 +60,9 @@ func TestFlagRegradeHumanBand(t *testing.T) {
 			chromedp.SendKeys(chromedp.CSS(`#username`), name),
 			chromedp.SendKeys(chromedp.CSS(`#password`), password),
 			chromedp.Submit(chromedp.CSS(`[data-testid=login-form]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=nav-me]`)))
+			// Logged in only once the page has a log-out button; before that
+			// an answer would belong to an anonymous learner.
+			chromedp.WaitVisible(chromedp.CSS(`form[action="/logout"] button`)))
 	}
 
 	tabs := map[string]context.Context{}
@@ -144,4 +146,24 @@ func TestFlagRegradeHumanBand(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid=attempt-row] [data-testid=history-band][data-human=true][data-band="`+bands[lang]+`"]`)))
 		checkAccessibility(t, c, lang+" me regraded")
 	}
+
+	// The Thai learner flags a score from a submitted exam's review too.
+	th := tabs["th"]
+	do(t, th, "a one-question exam", chromedp.Navigate(app.URL+"/exam"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=exam-setup]`)),
+		chromedp.SetValue(chromedp.CSS(`input[name=count]`), "1"),
+		chromedp.Click(chromedp.CSS(`[data-testid=start-exam]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=exam-question][data-position="1"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=option-A] input`)),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=explanation]`), explanations["th"]),
+		chromedp.Click(chromedp.CSS(`[data-testid=exam-next]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=exam-review-screen]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=submit-exam]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=item-flag-form]`)))
+	checkAccessibility(t, th, "th exam review with the flag form")
+	do(t, th, "flag from the exam review",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=item-flag-form] textarea`), notes["th"]),
+		chromedp.Click(chromedp.CSS(`[data-testid=item-flag-form] [data-testid=flag-submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=exam-results] [data-testid=item-flag-status]`)))
+	checkAccessibility(t, th, "th exam review flagged")
 }
