@@ -283,6 +283,8 @@ type ClassroomService interface {
 	CreatePlayer(ctx context.Context, p *Player) error
 	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)
 	KickPlayer(ctx context.Context, sessionID, playerID int64) error
+	// SetPlayerLang changes the language a player sees the questions in.
+	SetPlayerLang(ctx context.Context, sessionID, playerID int64, lang Lang) error
 
 	// SaveAnswers stores a batch of answers in one transaction. An answer
 	// the database refuses (its room or player is gone) is left out on its

@@ -168,6 +168,7 @@ func (r *Room) accept(a *examsim.ClassAnswer) {
 	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
 		st.wake()
 	}
+	r.maybeAutoRevealLocked()
 }
 
 func (r *Room) unpend(k answerKey) {
