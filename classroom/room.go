@@ -124,10 +124,14 @@ func (r *Room) changedLocked(students bool) {
 	if students {
 		r.version++
 	}
-	for s := range r.streams {
-		if s.host || students {
+	if !students { // most changes (an answer, a join) wake only the host's screens
+		for _, s := range r.byOwner[0] {
 			s.wake()
 		}
+		return
+	}
+	for s := range r.streams {
+		s.wake()
 	}
 }
 

@@ -82,3 +82,23 @@ examsim_classroom_answer_seconds_bucket{le="+Inf"} 110
 		t.Error("a page without the histogram parsed")
 	}
 }
+
+// BenchmarkLoadtestInProcess plays one room of 2,000 students against a
+// server in this process, for profiling the whole path (go test -bench
+// LoadtestInProcess -benchtime 1x -cpuprofile cpu.out). The generator
+// shares the process, so read its figures beside the separate-process runs
+// in BENCHMARKS.md, not instead of them.
+func BenchmarkLoadtestInProcess(b *testing.B) {
+	app := webtest.Start(b)
+	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
+			Students: 2000, Rooms: 1, Questions: 3, Bank: app.Bank})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Log(res)
+	}
+}
