@@ -76,14 +76,16 @@ type Attempt struct {
 	CreatedAt      time.Time
 	Source         Source // where the answer was given
 	ExamID         int64  // the exam it was part of, for Source exam
+	ClassTitle     string // the quiz's title, for Source classroom
 }
 
 // Source says where an attempt was made.
 type Source string
 
 const (
-	SourcePractice Source = "practice"
-	SourceExam     Source = "exam"
+	SourcePractice  Source = "practice"
+	SourceExam      Source = "exam"
+	SourceClassroom Source = "classroom"
 )
 
 // LearnerService stores learners and their credentials.

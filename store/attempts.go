@@ -52,10 +52,10 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
 	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
 	res, err := db.ExecContext(ctx, `INSERT INTO attempts
-		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, a.Score, a.Band,
-		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID)
+		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID, a.ClassTitle)
 	if err != nil {
 		return dbError(err)
 	}
@@ -71,7 +71,7 @@ func nonNil[T any](s []T) []T {
 }
 
 const attemptColumns = `id, learner_id, question_id, lang, choice, correct, explanation, score, band,
-	concepts, misconceptions, rubric_version, created_at, source, exam_id`
+	concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -80,7 +80,7 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 	var lang, concepts, miscon, created, source string
 	var examID sql.NullInt64
 	if err := row.Scan(&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
-		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID); err != nil {
+		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID, &a.ClassTitle); err != nil {
 		return nil, err
 	}
 	a.Lang = examsim.Lang(lang)
