@@ -272,6 +272,17 @@ func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID i
 	return nil
 }
 
+func (s *ClassroomService) SetPlayerLang(ctx context.Context, sessionID, playerID int64, lang examsim.Lang) error {
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET lang = ? WHERE id = ? AND session_id = ?`, string(lang), playerID, sessionID)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
+	}
+	return nil
+}
+
 // SaveAnswers writes a batch in one transaction, so a burst of answers costs
 // one fsync instead of one each. A second answer by the same player to the
 // same question is ignored: the first one stands. An answer whose room or

@@ -25,10 +25,9 @@ Usage:
                                             (teachers' regrades as labelled-corpus JSONL)
   examsim user add NAME --role learner|instructor|admin [--db PATH]   (password on stdin or asked for)
   examsim backup FILE [--db PATH] [--force] (a consistent copy, while the server runs)
-  examsim loadtest --url URL --instructor NAME --students N --rooms R --questions Q
-                                            (password in EXAMSIM_LOADTEST_PASSWORD)
-  examsim bench-web [--duration 10s] [--connections 200] [--bank-size 200,1000]
-                                            (startup, RSS and wrk against a local server; see BENCHMARKS.md)
+
+The load generator and benchmark driver are a separate command,
+examsim-bench (cmd/examsim-bench), so this binary links no test helpers.
 
 Run "examsim COMMAND --help" for a command's flags.
 `
@@ -110,12 +109,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runScoring(ctx, args[1:], stdout, stderr)
 	case "user":
 		return runUser(ctx, args[1:], stdin, stdout, stderr)
-	case "loadtest":
-		windsDown.Store(true)
-		return runLoadtest(ctx, args[1:], stdout, stderr)
-	case "bench-web":
-		windsDown.Store(true)
-		return runBenchWeb(ctx, args[1:], stdout, stderr)
 	case "backup":
 		windsDown.Store(true)
 		return runBackup(ctx, args[1:], stdout, stderr)

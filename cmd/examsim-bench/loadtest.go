@@ -24,6 +24,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
 )
 
 // loadConfig is one load test: Rooms rooms of Students students each,
@@ -40,7 +43,9 @@ type loadConfig struct {
 	Think time.Duration
 	// Seconds is the time per question the quizzes give.
 	Seconds int
-	Log     io.Writer // progress notes; nil for none
+	// Bank is the server's question bank, which the quizzes are built from.
+	Bank *questions.Bank
+	Log  io.Writer // progress notes; nil for none
 }
 
 // loadResult is what the summary line reports.
@@ -48,7 +53,10 @@ type loadResult struct {
 	Students, Answers, Acked, Lost int
 	P50Submit, P99Submit           time.Duration
 	P99Fanout                      time.Duration
-	RSSMB                          float64 // peak server RSS; -1 when /metrics could not be read
+	// ServerP99Submit is the p99 of the server's own answer histogram over
+	// the run (a bucket's upper bound); -1 when /metrics could not be read.
+	ServerP99Submit time.Duration
+	RSSMB           float64 // peak server RSS; -1 when /metrics could not be read
 }
 
 func (r loadResult) String() string {
@@ -57,8 +65,12 @@ func (r loadResult) String() string {
 	if r.RSSMB >= 0 {
 		rss = strconv.FormatFloat(r.RSSMB, 'f', 1, 64)
 	}
-	return fmt.Sprintf("students=%d answers=%d acked=%d lost=%d p50_submit_ms=%s p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s",
-		r.Students, r.Answers, r.Acked, r.Lost, ms(r.P50Submit), ms(r.P99Submit), ms(r.P99Fanout), rss)
+	server := "unknown"
+	if r.ServerP99Submit >= 0 {
+		server = ms(r.ServerP99Submit)
+	}
+	return fmt.Sprintf("students=%d answers=%d acked=%d lost=%d p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s",
+		r.Students, r.Answers, r.Acked, r.Lost, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss)
 }
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -71,6 +83,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.IntVar(&cfg.Rooms, "rooms", 1, "rooms played at once")
 	fs.IntVar(&cfg.Questions, "questions", 5, "questions each room plays")
 	fs.DurationVar(&cfg.Think, "think", 4*time.Second, "the longest a student takes to answer")
+	bankDir := fs.String("bank", "", "the server's question directory, when it was started with --questions (default: the embedded bank)")
 	verbose := fs.Bool("v", false, "print progress to stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -78,21 +91,29 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	cfg.Password = os.Getenv("EXAMSIM_LOADTEST_PASSWORD")
 	switch {
 	case cfg.Instructor == "":
-		fmt.Fprintln(stderr, "examsim loadtest: --instructor is required (make one with examsim user add NAME --role instructor)")
+		fmt.Fprintln(stderr, "examsim-bench loadtest: --instructor is required (make one with examsim user add NAME --role instructor)")
 		return 2
 	case cfg.Password == "":
-		fmt.Fprintln(stderr, "examsim loadtest: set EXAMSIM_LOADTEST_PASSWORD to the instructor's password")
+		fmt.Fprintln(stderr, "examsim-bench loadtest: set EXAMSIM_LOADTEST_PASSWORD to the instructor's password")
 		return 2
 	case cfg.Students < 1 || cfg.Rooms < 1 || cfg.Questions < 1:
-		fmt.Fprintln(stderr, "examsim loadtest: --students, --rooms and --questions must be at least 1")
+		fmt.Fprintln(stderr, "examsim-bench loadtest: --students, --rooms and --questions must be at least 1")
 		return 2
 	}
 	if *verbose {
 		cfg.Log = stderr
 	}
+	src, name := questions.Embedded()
+	if *bankDir != "" {
+		src, name = os.DirFS(*bankDir), *bankDir
+	}
+	if cfg.Bank, _ = questions.Load(src, name); cfg.Bank == nil {
+		fmt.Fprintf(stderr, "examsim-bench loadtest: the question bank %s does not load; check it with examsim questions check\n", name)
+		return 1
+	}
 	res, err := loadTest(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim loadtest: %v\n", err)
+		fmt.Fprintf(stderr, "examsim-bench loadtest: %v\n", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, res)
@@ -103,12 +124,8 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 var (
-	csrfInput     = regexp.MustCompile(`name="_csrf" value="([^"]*)"`)
-	dataCSRF      = regexp.MustCompile(`data-csrf="([^"]*)"`)
-	pickRow       = regexp.MustCompile(`data-question-id="([^"]+)" data-missing="([^"]*)"`)
-	choiceAttr    = regexp.MustCompile(`data-choice="([A-Z])"`)
-	stageAttrs    = regexp.MustCompile(`data-phase="([a-z]+)" data-question-index="(-?[0-9]+)"`)
 	rssLine       = regexp.MustCompile(`(?m)^process_resident_memory_bytes ([0-9.e+]+)$`)
+	answerBucket  = regexp.MustCompile(`(?m)^examsim_classroom_answer_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)$`)
 	loadExplained = map[string][]string{
 		"en": {"The tool should return isError with a category and isRetryable so the agent knows whether to retry.",
 			"A valid empty result is not an access failure, so retrying will not help.",
@@ -165,17 +182,20 @@ func (u *vuser) do(req *http.Request) (int, string, http.Header, error) {
 	return resp.StatusCode, string(b), resp.Header, err
 }
 
-// formToken fetches a page and returns its CSRF token.
-func (u *vuser) formToken(ctx context.Context, path string) (string, string, error) {
-	status, body, _, err := u.get(ctx, path)
+// formToken fetches a page and returns the CSRF token the server set in
+// its cookie (the value every form echoes), reading no HTML.
+func (u *vuser) formToken(ctx context.Context, path string) (string, error) {
+	status, _, _, err := u.get(ctx, path)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	m := csrfInput.FindStringSubmatch(body)
-	if status != 200 || m == nil {
-		return "", body, fmt.Errorf("GET %s: status %d, no form", path, status)
+	base, _ := url.Parse(u.base)
+	for _, c := range u.client.Jar.Cookies(base) {
+		if c.Name == "examsim_csrf" && status == 200 {
+			return c.Value, nil
+		}
 	}
-	return m[1], body, nil
+	return "", fmt.Errorf("GET %s: status %d, no CSRF cookie", path, status)
 }
 
 // roomRun is one room's shared state during the test.
@@ -263,8 +283,9 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		}
 	}()
 
+	beforeHist, histErr := readAnswerHistogram(ctx, base, tr)
 	host := newVUser(base, tr)
-	tok, _, err := host.formToken(ctx, "/login")
+	tok, err := host.formToken(ctx, "/login")
 	if err != nil {
 		return loadResult{}, err
 	}
@@ -272,14 +293,13 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	if err != nil || status != http.StatusSeeOther {
 		return loadResult{}, fmt.Errorf("logging in as %s: status %d %v (check the name and EXAMSIM_LOADTEST_PASSWORD)", cfg.Instructor, status, err)
 	}
-	tok, builder, err := host.formToken(ctx, "/class/quizzes/new")
-	if err != nil {
+	if tok, err = host.formToken(ctx, "/class/quizzes/new"); err != nil {
 		return loadResult{}, fmt.Errorf("%w (is %s an instructor?)", err, cfg.Instructor)
 	}
 	var qids []string
-	for _, m := range pickRow.FindAllStringSubmatch(builder, -1) {
-		if m[2] == "" && len(qids) < cfg.Questions { // in all four languages
-			qids = append(qids, m[1])
+	for _, q := range cfg.Bank.Questions {
+		if inAllLangs(q) && len(qids) < cfg.Questions {
+			qids = append(qids, q.ID)
 		}
 	}
 	if len(qids) < cfg.Questions {
@@ -355,7 +375,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 				defer func() { <-sem }()
 				st := &joined{u: newVUser(base, tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
 				err := func() error {
-					tok, _, err := st.u.formToken(ctx, "/join?code="+rr.code)
+					tok, err := st.u.formToken(ctx, "/join?code="+rr.code)
 					if err != nil {
 						return err
 					}
@@ -364,12 +384,9 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 					if err != nil || status != http.StatusSeeOther {
 						return fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
 					}
-					status, body, _, err = st.u.get(ctx, hdr.Get("Location"))
-					m := dataCSRF.FindStringSubmatch(body)
-					if err != nil || status != 200 || m == nil {
-						return fmt.Errorf("play page: status %d %v", status, err)
+					if st.csrf, err = st.u.formToken(ctx, hdr.Get("Location")); err != nil {
+						return fmt.Errorf("play page: %w", err)
 					}
-					st.csrf = m[1]
 					return nil
 				}()
 				if err != nil {
@@ -400,14 +417,18 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		var once sync.Once
 		go holdStream(ctx, st.u, "/class/s/"+st.rr.id+"/events", func(event, data string, at time.Time) {
 			once.Do(ready.Done)
-			if event != "stage" {
+			if event != "state" {
 				return
 			}
-			m := stageAttrs.FindStringSubmatch(data)
-			if m == nil || m[1] != "question" {
+			var state struct {
+				Phase   string   `json:"phase"`
+				Index   int      `json:"index"`
+				Choices []string `json:"choices"`
+			}
+			if json.Unmarshal([]byte(data), &state) != nil || state.Phase != "question" {
 				return
 			}
-			q, _ := strconv.Atoi(m[2])
+			q := state.Index
 			if q < 0 || q >= cfg.Questions || seen[q] {
 				return
 			}
@@ -415,11 +436,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 			if t0 := st.rr.started[q].Load(); t0 > 0 {
 				stats.add(0, at.Sub(time.Unix(0, t0)))
 			}
-			var letters []string
-			for _, c := range choiceAttr.FindAllStringSubmatch(data, -1) {
-				letters = append(letters, c[1])
-			}
-			questions <- [2]any{q, letters}
+			questions <- [2]any{q, state.Choices}
 		})
 		go func() {
 			defer playing.Done()
@@ -533,6 +550,12 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	}
 	res.P50Submit, res.P99Submit = percentile(stats.submit, 50), percentile(stats.submit, 99)
 	res.P99Fanout = percentile(stats.fanout, 99)
+	res.ServerP99Submit = -1
+	if afterHist, err := readAnswerHistogram(ctx, base, tr); err == nil && histErr == nil {
+		res.ServerP99Submit = histogramQuantile(beforeHist, afterHist, 0.99)
+	} else {
+		logf("the server's answer histogram could not be read: %v %v", histErr, err)
+	}
 	cancel()
 	res.RSSMB = -1
 	if peak := peakRSS.Load(); peak > 0 {
@@ -593,24 +616,98 @@ func readEvents(r io.Reader, on func(event, data string, at time.Time)) {
 	}
 }
 
-// readRSS reads the server's resident memory from its /metrics.
-func readRSS(ctx context.Context, base string, tr *http.Transport) (uint64, error) {
+func inAllLangs(q *questions.Question) bool {
+	for _, l := range examsim.Langs {
+		if q.Text(l) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// readMetrics reads the server's Prometheus text from /metrics.
+func readMetrics(ctx context.Context, base string, tr *http.Transport) ([]byte, error) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
 	if tok := os.Getenv("EXAMSIM_METRICS_TOKEN"); tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
 	resp, err := (&http.Client{Transport: tr, Timeout: 5 * time.Second}).Do(req)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != 200 {
+		err = fmt.Errorf("/metrics: %s", resp.Status)
+	}
+	return b, err
+}
+
+// readRSS reads the server's resident memory from its /metrics.
+func readRSS(ctx context.Context, base string, tr *http.Transport) (uint64, error) {
+	b, err := readMetrics(ctx, base, tr)
+	if err != nil {
+		return 0, err
+	}
 	m := rssLine.FindSubmatch(b)
-	if resp.StatusCode != 200 || m == nil {
-		return 0, fmt.Errorf("/metrics: %s", resp.Status)
+	if m == nil {
+		return 0, errors.New("/metrics has no process_resident_memory_bytes")
 	}
 	f, err := strconv.ParseFloat(string(m[1]), 64)
 	return uint64(f), err
+}
+
+// histBucket is one cumulative bucket of a Prometheus histogram.
+type histBucket struct {
+	le    float64 // upper bound in seconds; +Inf for the last
+	count float64
+}
+
+// readAnswerHistogram reads the server's answer-time histogram.
+func readAnswerHistogram(ctx context.Context, base string, tr *http.Transport) ([]histBucket, error) {
+	b, err := readMetrics(ctx, base, tr)
+	if err != nil {
+		return nil, err
+	}
+	return parseHistogram(b)
+}
+
+func parseHistogram(b []byte) ([]histBucket, error) {
+	var out []histBucket
+	for _, m := range answerBucket.FindAllSubmatch(b, -1) {
+		le, err1 := strconv.ParseFloat(string(m[1]), 64) // ParseFloat reads "+Inf"
+		n, err2 := strconv.ParseFloat(string(m[2]), 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("/metrics: bad bucket %q", m[0])
+		}
+		out = append(out, histBucket{le, n})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("/metrics has no examsim_classroom_answer_seconds histogram")
+	}
+	return out, nil
+}
+
+// histogramQuantile returns the q-quantile of the answers counted between
+// two readings of a histogram, as the upper bound of the bucket it falls
+// in (so it errs high by at most one bucket's width, 25%).
+func histogramQuantile(before, after []histBucket, q float64) time.Duration {
+	if len(before) != len(after) || len(after) == 0 {
+		return -1
+	}
+	total := after[len(after)-1].count - before[len(before)-1].count
+	if total <= 0 {
+		return 0
+	}
+	for i := range after {
+		if after[i].count-before[i].count >= q*total {
+			if math.IsInf(after[i].le, 1) && i > 0 {
+				return time.Duration(after[i-1].le * float64(time.Second))
+			}
+			return time.Duration(after[i].le * float64(time.Second))
+		}
+	}
+	return -1
 }
 
 func excerptOf(s string) string {

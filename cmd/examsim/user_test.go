@@ -6,47 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/store"
-	"github.com/examsim/examsim/web/webtest"
 )
-
-// TestLoadtestSmall runs the load generator against a real server in this
-// process at a small size, so it cannot rot: every answer is acknowledged
-// and none is lost. Speed is not checked here; BENCHMARKS.md keeps that.
-func TestLoadtestSmall(t *testing.T) {
-	app := webtest.Start(t)
-	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
-		t.Fatal(err)
-	}
-	res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
-		Students: 50, Rooms: 1, Questions: 2, Think: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(res)
-	if res.Students != 50 || res.Answers != 100 || res.Acked != 100 || res.Lost != 0 {
-		t.Errorf("result = %s; want 50 students, 100 answers, all acknowledged, none lost", res)
-	}
-	if res.RSSMB <= 0 {
-		t.Errorf("the server's memory was not read from /metrics: %s", res)
-	}
-	for _, field := range []string{"students=", "answers=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "p99_fanout_ms=", "rss_mb="} {
-		if !strings.Contains(res.String(), field) {
-			t.Errorf("the summary line lacks %s: %s", field, res)
-		}
-	}
-}
-
-func TestLoadtestNeedsPassword(t *testing.T) {
-	t.Setenv("EXAMSIM_LOADTEST_PASSWORD", "")
-	code, _, errOut := runCmd(t, "", "loadtest", "--instructor", "x")
-	if code != 2 || !strings.Contains(errOut, "EXAMSIM_LOADTEST_PASSWORD") {
-		t.Errorf("exit %d: %s", code, errOut)
-	}
-}
 
 // TestUserAdd adds accounts from the shell, the password from stdin, never
 // from a flag, while another connection (a running server) has the

@@ -24,9 +24,10 @@ import (
 	"github.com/examsim/examsim/questions/banktest"
 )
 
-// benchWebConfig is one `examsim bench-web` run: how wrk loads each page,
+// benchWebConfig is one `examsim-bench web` run: how wrk loads each page,
 // and how big a bank the startup is measured with.
 type benchWebConfig struct {
+	Examsim     string        // the examsim binary whose serve is measured
 	Wrk         string        // the wrk program
 	Duration    time.Duration // per URL
 	Connections int
@@ -42,9 +43,10 @@ type benchWebConfig struct {
 // ceiling (serve --bench-ceiling), each page's throughput as a ratio to it.
 // Everything runs on loopback and stops by itself.
 func runBenchWeb(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench-web", flag.ContinueOnError)
+	fs := flag.NewFlagSet("web", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := benchWebConfig{}
+	fs.StringVar(&cfg.Examsim, "examsim", "bin/examsim", "the examsim binary to start (make build puts it in bin/)")
 	fs.StringVar(&cfg.Wrk, "wrk", "wrk", "the wrk program (Debian: apt-get install wrk)")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long wrk loads each URL (1s to 2m)")
 	fs.IntVar(&cfg.Connections, "connections", 200, "open connections wrk keeps")
@@ -58,31 +60,34 @@ func runBenchWeb(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	for _, f := range strings.Split(*bankSizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 || n > 5000 {
-			fmt.Fprintf(stderr, "examsim bench-web: --bank-size %q: give question counts from 1 to 5000, comma-separated\n", *bankSizes)
+			fmt.Fprintf(stderr, "examsim-bench web: --bank-size %q: give question counts from 1 to 5000, comma-separated\n", *bankSizes)
 			return 2
 		}
 		cfg.BankSizes = append(cfg.BankSizes, n)
 	}
 	if cfg.Duration < time.Second || cfg.Duration > 2*time.Minute || cfg.Connections < 1 || cfg.Connections > 1000 ||
 		cfg.Threads < 1 || cfg.Threads > 16 || cfg.Starts < 1 || cfg.Starts > 20 {
-		fmt.Fprintln(stderr, "examsim bench-web: --duration 1s..2m, --connections 1..1000, --threads 1..16, --starts 1..20")
+		fmt.Fprintln(stderr, "examsim-bench web: --duration 1s..2m, --connections 1..1000, --threads 1..16, --starts 1..20")
 		return 2
 	}
 	if _, err := exec.LookPath(cfg.Wrk); err != nil {
-		fmt.Fprintf(stderr, "examsim bench-web: %s not found; install it with apt-get install wrk\n", cfg.Wrk)
+		fmt.Fprintf(stderr, "examsim-bench web: %s not found; install it with apt-get install wrk\n", cfg.Wrk)
 		return 1
 	}
 	if err := benchWeb(ctx, cfg, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "examsim bench-web: %v\n", err)
+		fmt.Fprintf(stderr, "examsim-bench web: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
 func benchWeb(ctx context.Context, cfg benchWebConfig, stdout, stderr io.Writer) error {
-	exe, err := os.Executable()
+	exe, err := filepath.Abs(cfg.Examsim)
 	if err != nil {
 		return err
+	}
+	if _, err := os.Stat(exe); err != nil {
+		return fmt.Errorf("%w: build it with make build, or point --examsim at it", err)
 	}
 	tmp, err := os.MkdirTemp("", "examsim-bench-web-")
 	if err != nil {
@@ -91,7 +96,7 @@ func benchWeb(ctx context.Context, cfg benchWebConfig, stdout, stderr io.Writer)
 	defer os.RemoveAll(tmp)
 
 	host, _ := os.Hostname()
-	fmt.Fprintf(stdout, "# examsim bench-web, %s UTC, %s, %d cores, load average at start %s\n\n",
+	fmt.Fprintf(stdout, "# examsim-bench web, %s UTC, %s, %d cores, load average at start %s\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04"), host, runtime.NumCPU(), loadAverage())
 
 	// Startup to ready and idle RSS: the embedded bank, then a big one.
