@@ -127,7 +127,7 @@ func stateEvent(v playView) []byte {
 		Choices []string `json:"choices,omitempty"`
 	}{Phase: v.Variant, Index: v.Index}
 	if q := v.question(); q != nil && (v.Variant == "question" || v.Variant == "assign") {
-		for _, o := range classroom.TextOf(q, v.Me.Player.Lang).Options {
+		for _, o := range q.In(v.Me.Player.Lang).Options {
 			st.Choices = append(st.Choices, o.Letter)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/scoring"
 )
