@@ -78,6 +78,7 @@ func (s *Server) routes() {
 	pages.GET("/class/s/:id/play", s.handlePlay)
 	pages.GET("/class/s/:id/events", s.handlePlayEvents)
 	pages.POST("/class/s/:id/answer", s.handlePlayAnswer)
+	pages.GET("/class/items", s.handleItemStats)
 	pages.GET("/admin/users", s.handleAdminUsers)
 	pages.POST("/admin/users/:id/role", s.handleAdminRole)
 }

@@ -63,6 +63,9 @@ type Config struct {
 	Classroom *classroom.Hub
 	Classes   examsim.ClassroomService
 	Accounts  examsim.AccountService
+	// ItemStats reads the answers behind /class/items, the item statistics
+	// page; it answers 404 without them.
+	ItemStats examsim.ResponseSource
 	// MetricsToken lets /metrics be read from other hosts with
 	// "Authorization: Bearer TOKEN"; from loopback it needs none.
 	MetricsToken string

@@ -91,7 +91,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db),
 		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db), MCPAllowAnyHost: *mcpAnyHost,
 		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
-		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
+		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db), ItemStats: store.NewItemStatsService(db),
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
 		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
 	})
