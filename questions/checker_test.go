@@ -156,3 +156,20 @@ func TestNamedPipeIsNeverOpened(t *testing.T) {
 		t.Error("the loader opened the named pipe")
 	}
 }
+
+// TestIrregularLessonIsReportedOnce: a named pipe in place of a lesson is
+// one problem, at the topic that needs the lesson.
+func TestIrregularLessonIsReportedOnce(t *testing.T) {
+	dir := writeBank(t, goodBank())
+	lesson := filepath.Join(dir, "t", "lesson.pl.md")
+	if err := os.Remove(lesson); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(lesson, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	want := []string{"bank/t/topic.yaml:1: lesson.pl.md is not a regular file (a named pipe, device or socket): replace it with a UTF-8 text file"}
+	if diff := cmp.Diff(want, problemStrings(os.DirFS(dir), "bank")); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}

@@ -408,9 +408,13 @@ func (l *loader) loadQuestions(t *Topic) []*Question {
 	entries, _ := fs.ReadDir(l.fsys, t.ID)
 	var dirs []string
 	for _, e := range entries {
-		if dir, _ := l.entryKind(path.Join(t.ID, e.Name()), e); dir {
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			l.entryKind(path.Join(t.ID, e.Name()), e) // reports the link
+		case e.IsDir():
 			dirs = append(dirs, e.Name())
 		}
+		// An irregular topic.yaml or lesson is reported where it is read.
 	}
 	loaded := make([]*Question, len(dirs))
 	found := make([]Problems, len(dirs))

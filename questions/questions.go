@@ -225,3 +225,22 @@ func Coverage(b *Bank, t *Topic) map[string]map[examsim.Lang]int {
 	}
 	return out
 }
+
+// ItemKeys is what item statistics need of the bank: every question's key
+// and option letters (the same in every language).
+func (bank *Bank) ItemKeys() []examsim.ItemKey {
+	var out []examsim.ItemKey
+	for _, q := range bank.Questions {
+		k := examsim.ItemKey{ID: q.ID, Answer: q.Answer}
+		for _, l := range examsim.Langs {
+			if tx := q.Text(l); tx != nil {
+				for _, o := range tx.Options {
+					k.Options = append(k.Options, o.Letter)
+				}
+				break
+			}
+		}
+		out = append(out, k)
+	}
+	return out
+}

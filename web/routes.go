@@ -83,6 +83,7 @@ func (s *Server) routes() {
 	pages.GET("/class/grading", s.handleGradingQueue)
 	pages.GET("/class/grading/:kind/:id", s.handleGradingItem)
 	pages.POST("/class/grading/:kind/:id", s.handleRegrade)
+	pages.GET("/class/items", s.handleItemStats)
 	pages.GET("/admin/users", s.handleAdminUsers)
 	pages.POST("/admin/users/:id/role", s.handleAdminRole)
 }

@@ -72,6 +72,9 @@ type Config struct {
 	// Disputes stores learners' flags on their scores and teachers'
 	// regrades; flagging and the grading queue answer 404 without it.
 	Disputes examsim.DisputeService
+	// ItemStats reads the answers behind /class/items, the item statistics
+	// page; it answers 404 without them.
+	ItemStats examsim.ResponseSource
 	// MetricsToken lets /metrics be read from other hosts with
 	// "Authorization: Bearer TOKEN"; from loopback it needs none.
 	MetricsToken string

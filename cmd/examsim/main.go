@@ -18,7 +18,7 @@ const usage = `examsim: exam practice for structured error responses
 Usage:
   examsim serve [--addr ADDR] [--db PATH] [--questions DIR]
   examsim questions check [DIR]
-  examsim questions stats [DIR]
+  examsim questions stats [--db PATH] [DIR]   (with --db: item statistics from stored answers)
   examsim score --question ID --lang LANG   (explanation on stdin)
   examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes; teachers' bands stay)
   examsim scoring export [--db PATH] [--out DIR]
@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "check":
 			return runQuestionsCheck(args[2:], stdout, stderr)
 		case "stats":
-			return runQuestionsStats(args[2:], stdout, stderr)
+			return runQuestionsStats(ctx, args[2:], stdout, stderr)
 		}
 		fmt.Fprintf(stderr, "examsim questions: unknown command %q; use check or stats\n", args[1])
 		return 2

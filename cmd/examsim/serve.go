@@ -112,6 +112,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Ping:              func(r *http.Request) error { return db.Ping(r.Context()) },
 		Classroom:         hub, Classes: classes, Accounts: store.NewLearnerService(db),
 		Disputes:     store.NewDisputeService(db),
+		ItemStats:    store.NewItemStatsService(db),
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
 		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
 	})

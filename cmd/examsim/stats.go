@@ -1,22 +1,28 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/store"
 )
 
 // MinQuestionsPerConcept is how many questions each concept needs in every
 // language for the bank to teach it properly.
 const MinQuestionsPerConcept = 3
 
-func runQuestionsStats(args []string, stdout, stderr io.Writer) int {
+func runQuestionsStats(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("questions stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	dbPath := fs.String("db", "", "also print item statistics (facility, discrimination, how each option drew) from the answers in this database")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -31,7 +37,78 @@ func runQuestionsStats(args []string, stdout, stderr io.Writer) int {
 	writeStats(stdout, bank)
 	fmt.Fprintln(stdout)
 	writeCueStats(stdout, bank)
+	if *dbPath == "" {
+		return 0
+	}
+	// Never create an empty database at a mistyped path.
+	if _, err := os.Stat(*dbPath); err != nil {
+		fmt.Fprintf(stderr, "examsim questions stats: no database at %s: %v\nPass the --db that examsim serve uses.\n", *dbPath, err)
+		return 1
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim questions stats: cannot open the database %s: %v\n", *dbPath, err)
+		return 1
+	}
+	defer db.Close()
+	responses, err := store.NewItemStatsService(db).Responses(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim questions stats: reading answers: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout)
+	writeItemStats(stdout, examsim.ComputeItemStats(bank.ItemKeys(), responses))
 	return 0
+}
+
+// flagWords are the item flags as the command prints them.
+var flagWords = map[examsim.ItemFlag]string{
+	examsim.FlagTooEasy:           "too easy (facility > 0.90)",
+	examsim.FlagTooHard:           "too hard (facility < 0.20)",
+	examsim.FlagLowDiscrimination: "discrimination < 0.20",
+	examsim.FlagUnusedDistractor:  "nobody picks distractor",
+	examsim.FlagStrongPickWrong:   "strong learners prefer distractor",
+}
+
+// writeItemStats prints what the item statistics page shows: a line per
+// question, the flags, and how each option drew on answered questions.
+func writeItemStats(w io.Writer, stats []examsim.ItemStats) {
+	num := func(r float64) string {
+		if math.IsNaN(r) {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", r)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "item\tlearners\tfacility\tdiscrimination\tflags")
+	for _, s := range stats {
+		var flags []string
+		for _, f := range s.Flags {
+			word := flagWords[f]
+			switch f {
+			case examsim.FlagUnusedDistractor:
+				word += " " + strings.Join(s.UnusedOptions, ",")
+			case examsim.FlagStrongPickWrong:
+				word += " " + strings.Join(s.StrongPickOptions, ",")
+			}
+			flags = append(flags, word)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.ID, s.Respondents, num(s.Facility()), num(s.Discrimination), strings.Join(flags, "; "))
+	}
+	_ = tw.Flush()
+	for _, s := range stats {
+		if s.Respondents == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: options (picked, strong of %d, weak of %d)\n", s.ID, s.StrongN, s.WeakN)
+		for _, o := range s.Options {
+			key := ""
+			if o.Key {
+				key = " key"
+			}
+			fmt.Fprintf(w, "  %s%s\t%d\t%d\t%d\n", o.Letter, key, o.Picked, o.Strong, o.Weak)
+		}
+	}
 }
 
 // writeCueStats prints the cue check's figures per language, with each

@@ -73,6 +73,19 @@ type axeViolation struct {
 // or critical violation.
 func checkAccessibility(t *testing.T, ctx context.Context, where string) {
 	t.Helper()
+	reportViolations(t, where, axeViolations(t, ctx, where), func(impact string) bool { return impact == "serious" || impact == "critical" })
+}
+
+// checkNoViolations fails on a violation of any impact, minor included:
+// the bar for the pages that show bank content.
+func checkNoViolations(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	reportViolations(t, where, axeViolations(t, ctx, where), func(string) bool { return true })
+}
+
+// axeViolations runs axe-core on the page.
+func axeViolations(t *testing.T, ctx context.Context, where string) []axeViolation {
+	t.Helper()
 	if axeSource == "" {
 		t.Fatal("axe-core is missing: run `make e2e-deps` (npm ci in web/e2e)")
 	}
@@ -88,8 +101,13 @@ func checkAccessibility(t *testing.T, ctx context.Context, where string) {
 	if err := json.Unmarshal(raw, &violations); err != nil {
 		t.Fatalf("%s: axe result: %v", where, err)
 	}
+	return violations
+}
+
+func reportViolations(t *testing.T, where string, violations []axeViolation, counts func(impact string) bool) {
+	t.Helper()
 	for _, v := range violations {
-		if v.Impact == "serious" || v.Impact == "critical" {
+		if counts(v.Impact) {
 			var targets []string
 			for _, n := range v.Nodes {
 				targets = append(targets, fmt.Sprint(n.Target...))
