@@ -274,7 +274,8 @@ func (a *injectionApp) fields() []injectionField {
 				// Inside a valid result: the agent is replayed on it.
 				text, _ := json.Marshal(payload)
 				good := replay(`{"isError": true, "content": [{"type": "text", "text": ` + string(text) + `}],
-					"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": ` + string(text) + `}}`)
+					"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": ` + string(text) + `,
+					"attempted_query": "lookup_customer email=sam@example.com"}}`)
 				if good.status != http.StatusOK {
 					t.Errorf("a valid result holding %q: %d %s", payload, good.status, good.text("[data-testid=edit-error]"))
 				}
@@ -372,7 +373,9 @@ func checkInert(t *testing.T, where string, p *page) {
 			if strings.ContainsAny(v, "\r\n") || strings.Contains(strings.ToLower(name), "pwn") {
 				t.Errorf("%s: header %s: %q", where, name, v)
 			}
-			if (name == "Set-Cookie" && strings.Contains(v, "pwn")) || (name == "Location" && strings.Contains(v, "evil")) {
+			// "pwn=" is the injected cookie itself: a random token may hold
+			// the letters "pwn" by chance and inject nothing.
+			if (name == "Set-Cookie" && strings.HasPrefix(strings.TrimSpace(v), "pwn=")) || (name == "Location" && strings.Contains(v, "evil")) {
 				t.Errorf("%s: injected header %s: %q", where, name, v)
 			}
 		}
