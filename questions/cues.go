@@ -94,7 +94,7 @@ func (c CueStats) Failures() []string {
 			c.Lang, 100*c.KeyFieldShare(), strings.Join(FieldNames[:3], ", "), 100*c.DistractorFieldShare()))
 	}
 	for _, d := range c.NearDuplicates {
-		out = append(out, fmt.Sprintf("%s: %s and %s are near-duplicates (stem and key overlap %.2f, at most %.2f below): make one test something else",
+		out = append(out, fmt.Sprintf("%s: %s and %s are near-duplicates (stem and key overlap %.2f; keep it below %.2f): make one test something else",
 			c.Lang, d.A.ID, d.B.ID, d.Similarity, MaxStemSimilarity))
 	}
 	return out

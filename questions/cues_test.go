@@ -57,7 +57,7 @@ func TestCuesOnACuedBank(t *testing.T) {
 			string(c.Lang) + ": the key is strictly the longest option in 50% of questions (2 of 4); at most 30% may be: shorten keys or lengthen distractors",
 			string(c.Lang) + ": the key is on average +51.1% longer than the mean distractor; at most +5%",
 			string(c.Lang) + ": 25% of keys carry a field name (isError, is_error, errorCategory…) but only 8% of distractors; name fields in distractors as often",
-			string(c.Lang) + ": q1 and q2 are near-duplicates (stem and key overlap 0.38, at most 0.25 below): make one test something else",
+			string(c.Lang) + ": q1 and q2 are near-duplicates (stem and key overlap 0.38; keep it below 0.25): make one test something else",
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("failures (-want +got):\n%s", diff)

@@ -70,8 +70,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
 		return 1
 	}
-	// From here every wait honours ctx, and a signal shuts down in order.
-	windsDown.Store(true)
 	catalog, err := i18n.Load()
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
@@ -136,6 +134,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), *dbPath)
 
+	// From here a signal shuts down in order (below); before, nothing was
+	// served, and a signal ends the process at once, wherever it waits.
+	windsDown.Store(true)
 	errc := make(chan error, 1)
 	go func() {
 		if tlsConfig != nil {
