@@ -167,6 +167,8 @@ type reading struct {
 	// answer by its letter: a misconception there is the option's claim,
 	// which the learner is discussing, unless they endorse it.
 	otherOption []int
+	// verdicts are the asserted verdicts ("is fine", "cũng ổn") of the text.
+	verdicts []span
 	// judged marks the words that judge use or need ("helps", "needed",
 	// "zadziała", "ช่วย").
 	judged []bool
@@ -325,6 +327,13 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 	}
 	rd.soNen = x.soNenMask(lang)
+	rd.verdicts = rd.verdicts[:0]
+	for _, e := range spans(verdictTerms[lang], x) {
+		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
+			continue
+		}
+		rd.verdicts = append(rd.verdicts, e)
+	}
 	return rd
 }
 
@@ -341,7 +350,8 @@ func polishConditional(f string) bool {
 
 // cueEndMask marks the tokens where any of the cues ends.
 func (x *textIndex) cueEndMask(buf *[]bool, cues []term) []bool {
-	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	m := slices.Grow((*buf)[:0], len(x.toks))[:len(x.toks)]
+	clear(m)
 	for _, s := range spans(cues, x) {
 		m[s.last] = true
 	}
@@ -356,7 +366,8 @@ func opensQuote(toks []token, i int) bool {
 
 // cueMask marks the tokens where any of the cues starts.
 func (x *textIndex) cueMask(buf *[]bool, cues []term) []bool {
-	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	m := slices.Grow((*buf)[:0], len(x.toks))[:len(x.toks)]
+	clear(m)
 	for _, s := range spans(cues, x) {
 		m[s.first] = true
 	}
@@ -369,7 +380,8 @@ func (x *textIndex) cueMask(buf *[]bool, cues []term) []bool {
 // has its verb "là" or a cause ("vì", "do", "bởi"). "Agent nên retry" keeps
 // its "should".
 func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
-	m := append(x.rd.soNen[:0], make([]bool, len(x.toks))...)
+	m := slices.Grow(x.rd.soNen[:0], len(x.toks))[:len(x.toks)]
+	clear(m)
 	if lang != examsim.Vietnamese {
 		return m
 	}
@@ -488,13 +500,10 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 // clause, something named by at least two of a misconception's own words:
 // "quietly refunding £500 is a good shortcut", "chạy lại cả ba là cách gọn
 // nhất". It returns the endorsement's span as evidence.
-func endorsedMisconception(m *Misconception, lang examsim.Lang, x *textIndex, rd *reading) ([]span, bool) {
-	for _, e := range spans(verdictTerms[lang], x) {
+func endorsedMisconception(m *Misconception, x *textIndex, rd *reading) ([]span, bool) {
+	for _, e := range rd.verdicts {
 		if slices.Contains(rd.otherOption, x.toks[e.first].sent) {
 			continue // a lettered option's claim, judged by optionStance
-		}
-		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
-			continue
 		}
 		from := e.first
 		for from > 0 && x.toks[from-1].clause == x.toks[e.first].clause && x.toks[e.first].pos-x.toks[from-1].pos <= refuteBackward {

@@ -177,7 +177,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 		before := x.rejects
 		ev, ok := anyMatch(m.Patterns, x, rd, asMisconception)
 		if !ok {
-			ev, ok = endorsedMisconception(&m, r.Lang, x, rd)
+			ev, ok = endorsedMisconception(&m, x, rd)
 		}
 		if ok {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
