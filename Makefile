@@ -3,13 +3,14 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 DB ?= ./examsim.db
 
-.PHONY: run build test generate check-generated lint bench bench-wrk fmt e2e-deps clean
+.PHONY: run build test generate check-generated lint bench bench-wrk loadtest fmt e2e-deps clean
 
 run:
 	$(GO) run ./cmd/examsim serve --addr $(ADDR) --db $(DB)
 
 build:
 	$(GO) build -o bin/examsim ./cmd/examsim
+	$(GO) build -o bin/examsim-bench ./cmd/examsim-bench
 
 # Everything: the bank check with its cue check, then unit tests, the
 # real-browser tests (Chromium through chromedp, with axe-core from npm) and
@@ -52,7 +53,16 @@ bench:
 	$(GO) test -run '^$$' -bench BenchmarkScore -benchtime 20000x -cpu 1 -count 5 ./scoring
 
 bench-wrk: build
-	./bin/examsim bench-web --duration $(BENCH_DURATION) --connections 200 --threads 2 --bank-size 200,1000
+	./bin/examsim-bench web --examsim bin/examsim --duration $(BENCH_DURATION) --connections 200 --threads 2 --bank-size 200,1000
+
+# One classroom load test against a fresh local server: STUDENTS per room,
+# ROOMS rooms, QUESTIONS questions (e.g. make loadtest STUDENTS=2000).
+STUDENTS ?= 1000
+ROOMS ?= 1
+QUESTIONS ?= 3
+
+loadtest: build
+	STUDENTS=$(STUDENTS) ROOMS=$(ROOMS) QUESTIONS=$(QUESTIONS) sh cmd/examsim-bench/loadtest.sh
 
 generate:
 	$(GO) tool templ generate

@@ -18,6 +18,7 @@ const (
 	EFORBIDDEN    Code = "forbidden"    // signed in, but not allowed
 	ETOOLARGE     Code = "too_large"    // the input is over a size limit
 	ERATELIMIT    Code = "rate_limited" // too many requests: wait, then retry
+	ETIMEOUT      Code = "timeout"      // the request arrived too slowly: send it again
 	EUNAVAILABLE  Code = "unavailable"  // a dependency is briefly down: retry
 	EINTERNAL     Code = "internal"     // our bug: retrying rarely helps
 )
@@ -48,7 +49,7 @@ func (c Code) Category() Category {
 
 // Retryable reports whether sending the same request again can succeed.
 func (c Code) Retryable() bool {
-	return c == ERATELIMIT || c == EUNAVAILABLE
+	return c == ERATELIMIT || c == EUNAVAILABLE || c == ETIMEOUT
 }
 
 // Error is the one error type of the application. Message is an i18n

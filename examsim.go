@@ -76,6 +76,7 @@ type Attempt struct {
 	CreatedAt      time.Time
 	Source         Source      // where the answer was given
 	ExamID         int64       // the exam it was part of, for Source exam
+	ClassTitle     string      // the quiz's title, for Source classroom
 	Human          *HumanGrade // a teacher's regrade; nil if none (see EffectiveBand)
 }
 
@@ -83,8 +84,9 @@ type Attempt struct {
 type Source string
 
 const (
-	SourcePractice Source = "practice"
-	SourceExam     Source = "exam"
+	SourcePractice  Source = "practice"
+	SourceExam      Source = "exam"
+	SourceClassroom Source = "classroom"
 )
 
 // LearnerService stores learners and their credentials.
@@ -284,6 +286,8 @@ type ClassroomService interface {
 	CreatePlayer(ctx context.Context, p *Player) error
 	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)
 	KickPlayer(ctx context.Context, sessionID, playerID int64) error
+	// SetPlayerLang changes the language a player sees the questions in.
+	SetPlayerLang(ctx context.Context, sessionID, playerID int64, lang Lang) error
 
 	// SaveAnswers stores a batch of answers in one transaction. An answer
 	// the database refuses (its room or player is gone) is left out on its

@@ -54,7 +54,7 @@ func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, ex
 	}
 	r.accept(a)
 	if ad.learnerID != 0 && r.hub.cfg.Attempts != nil {
-		if err := r.hub.cfg.Attempts.CreateAttempt(context.WithoutCancel(ctx), historyEntry(a, ad.learnerID)); err != nil {
+		if err := r.hub.cfg.Attempts.CreateAttempt(context.WithoutCancel(ctx), historyEntry(a, ad.learnerID, ad.quiz.Title)); err != nil {
 			// The answer counts in the room; only the history entry is missing.
 			r.hub.cfg.Logger.Warn("classroom: adding an answer to the learner's history", "learner", ad.learnerID, "err", err)
 		}
@@ -168,6 +168,7 @@ func (r *Room) accept(a *examsim.ClassAnswer) {
 	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
 		st.wake()
 	}
+	r.maybeAutoRevealLocked()
 }
 
 func (r *Room) unpend(k answerKey) {
@@ -176,9 +177,11 @@ func (r *Room) unpend(k answerKey) {
 	r.mu.Unlock()
 }
 
-// historyEntry is a committed class answer as the student's history keeps it.
-func historyEntry(a *examsim.ClassAnswer, learnerID int64) *examsim.Attempt {
+// historyEntry is a committed class answer as the student's history keeps
+// it; the store puts a missed question on their review schedule from it.
+func historyEntry(a *examsim.ClassAnswer, learnerID int64, quizTitle string) *examsim.Attempt {
 	return &examsim.Attempt{LearnerID: learnerID, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
 		Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
-		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt}
+		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt,
+		Source: examsim.SourceClassroom, ClassTitle: quizTitle}
 }

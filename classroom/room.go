@@ -3,7 +3,6 @@ package classroom
 import (
 	"bytes"
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -35,10 +34,13 @@ type Room struct {
 	byOwner  map[int64][]*Stream // by player, 0 for the host; oldest first
 	log      []LogEntry
 	timer    *time.Timer
-	version  uint64    // bumps when what students see changes
-	live     uint64    // bumps on anything the host sees
-	snap     *Snapshot // as of live
-	vsnap    *Snapshot // as of version
+	// autoReveal reveals a live question once every connected student has
+	// answered it. The host turns it on for this run; it is not stored.
+	autoReveal bool
+	version    uint64    // bumps when what students see changes
+	live       uint64    // bumps on anything the host sees
+	snap       *Snapshot // as of live
+	vsnap      *Snapshot // as of version
 }
 
 type answerKey struct {
@@ -93,7 +95,7 @@ func (r *Room) record(a *examsim.ClassAnswer) {
 }
 
 // nicknameKey folds a nickname as the store's uniqueness rule does.
-func nicknameKey(nick string) string { return strings.ToLower(strings.Join(strings.Fields(nick), "")) }
+func nicknameKey(nick string) string { return examsim.NameKey(nick) }
 
 func (r *Room) now() time.Time { return r.hub.cfg.Now() }
 
@@ -121,10 +123,14 @@ func (r *Room) changedLocked(students bool) {
 	if students {
 		r.version++
 	}
-	for s := range r.streams {
-		if s.host || students {
+	if !students { // most changes (an answer, a join) wake only the host's screens
+		for _, s := range r.byOwner[0] {
 			s.wake()
 		}
+		return
+	}
+	for s := range r.streams {
+		s.wake()
 	}
 }
 
@@ -258,6 +264,64 @@ func (r *Room) stopTimerLocked() {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
+}
+
+// SetLang switches the language a student sees the questions in, from
+// their next screen on. An answer already admitted keeps its language.
+func (r *Room) SetLang(ctx context.Context, playerID int64, lang examsim.Lang) error {
+	r.mu.Lock()
+	p := r.players[playerID]
+	r.mu.Unlock()
+	if p == nil || p.Kicked {
+		return examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+	}
+	if err := r.hub.cfg.Store.SetPlayerLang(context.WithoutCancel(ctx), r.ID, playerID, lang); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p.Lang = lang
+	for _, s := range r.byOwner[playerID] {
+		s.wake()
+	}
+	return nil
+}
+
+// SetAutoReveal turns auto-reveal on or off, and reveals at once when it
+// is turned on after everyone connected has answered.
+func (r *Room) SetAutoReveal(on bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.autoReveal = on
+	r.changedLocked(false)
+	r.maybeAutoRevealLocked()
+}
+
+// maybeAutoRevealLocked starts the reveal when auto-reveal is on and every
+// connected student has answered the live question. The reveal stores the
+// phase, so it runs apart from the lock.
+func (r *Room) maybeAutoRevealLocked() {
+	if !r.autoReveal || r.sess.Mode != examsim.ModeLive || r.sess.Phase != examsim.PhaseQuestion {
+		return
+	}
+	idx, online := r.sess.QuestionIndex, 0
+	for _, p := range r.order {
+		if p.Kicked || p.conns == 0 {
+			continue
+		}
+		online++
+		if _, ok := r.answers[idx][p.ID]; !ok {
+			return
+		}
+	}
+	if online == 0 {
+		return
+	}
+	go func() {
+		if err := r.Reveal(context.Background(), idx); err != nil {
+			r.hub.cfg.Logger.Warn("classroom: auto-reveal", "session", r.ID, "err", err)
+		}
+	}()
 }
 
 // SetLocked locks or unlocks the room to new players.

@@ -42,8 +42,11 @@ type Snapshot struct {
 	Players   []PlayerInfo // in join order, without kicked players
 	Ranking   []PlayerInfo // best first
 	Online    int
-	Log       []LogEntry
-	rank      map[int64]int
+	// AutoReveal is on when the question reveals itself once every
+	// connected student has answered.
+	AutoReveal bool
+	Log        []LogEntry
+	rank       map[int64]int
 }
 
 // Rank returns a player's place, or 0.
@@ -76,7 +79,7 @@ func (r *Room) StageSnapshot() *Snapshot {
 }
 
 func (r *Room) buildLocked() *Snapshot {
-	s := &Snapshot{Version: r.version, Live: r.live, Session: r.sess, Questions: r.qs, Counts: map[string]int{},
+	s := &Snapshot{Version: r.version, Live: r.live, Session: r.sess, Questions: r.qs, Counts: map[string]int{}, AutoReveal: r.autoReveal,
 		Log: slices.Clone(r.log), rank: map[int64]int{}}
 	idx := r.sess.QuestionIndex
 	live := r.sess.Mode == examsim.ModeLive && idx >= 0 && idx < len(r.qs)

@@ -17,6 +17,8 @@ var customers = []customer{
 	{ID: "C-2077", Name: "Minh Tran", Email: "minh.tran@example.com", Country: "VN", Since: "2022-11-02"},
 	{ID: "C-3310", Name: "Somchai Prasert", Email: "somchai.p@example.com", Country: "TH", Since: "2023-06-20"},
 	{ID: "C-4501", Name: "Jo Lee", Email: "jo.lee@slow.example", Country: "GB", Since: "2020-01-09"},
+	{ID: "C-5120", Name: "Sam Ng", Email: "sam.ng@flaky.example", Country: "GB", Since: "2022-08-30"},
+	{ID: "C-6033", Name: "Pat Kim", Email: "pat.kim@down.example", Country: "GB", Since: "2019-05-12"},
 }
 
 type order struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -217,3 +218,39 @@ func at(src []byte, off int, id string, kv ...any) *EditError {
 	}
 	return e
 }
+
+// CheckEditedResult is ParseEditedResult for a result of tool: the result
+// must also hold to the tool's outputSchema, as a strict client (the
+// TypeScript SDK, the Inspector) checks it, so the learner cannot replay on
+// an errorCategory no client would ever let through.
+func (sb *Sandbox) CheckEditedResult(tool, text string) (*mcp.CallToolResult, *EditError) {
+	res, perr := ParseEditedResult(text)
+	if perr != nil {
+		return nil, perr
+	}
+	schema := sb.outputs[tool]
+	if schema == nil {
+		return res, nil
+	}
+	src := []byte(text)
+	keys := topLevelKeys(src)
+	if res.StructuredContent == nil {
+		if !res.IsError {
+			return nil, at(src, firstNonSpace(src), "sandbox.edit.structured_missing", "Tool", tool)
+		}
+		return res, nil
+	}
+	scStart := valueOffset(src, keys["structuredContent"])
+	if env, ok := res.StructuredContent.(map[string]any); ok {
+		if c, ok := env["errorCategory"].(string); ok && !slices.Contains(Categories, c) {
+			return nil, at(src, scStart+nestedKeyOffset(src[scStart:], "errorCategory"), "sandbox.edit.category_value", "Value", excerpt(c, 30))
+		}
+	}
+	if err := schema.Validate(res.StructuredContent); err != nil {
+		return nil, at(src, scStart, "sandbox.edit.schema", "Tool", tool, "Detail", excerpt(err.Error(), 160))
+	}
+	return res, nil
+}
+
+// Categories are the four errorCategory values, in the lessons' order.
+var Categories = []string{"transient", "validation", "business", "permission"}

@@ -256,6 +256,13 @@ func TestIdleSessionsAreClosed(t *testing.T) {
 	srv := httptest.NewServer(sb.HTTPHandler(HTTPOptions{}))
 	defer srv.Close()
 	idle, busy := httpClient(t, srv.URL), httpClient(t, srv.URL)
+	// A call in each makes sure their notifications/initialized, which the
+	// server handles after answering 202, is behind them before time moves.
+	for _, cs := range []*mcp.ClientSession{idle, busy} {
+		if err := callOK(cs); err != nil {
+			t.Fatal(err)
+		}
+	}
 	advance(6 * time.Minute)
 	if err := callOK(busy); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,8 +19,11 @@ type ErrorEnvelope struct {
 	IsRetryable    bool             `json:"isRetryable"`
 	Description    string           `json:"description"`
 	AttemptedQuery string           `json:"attempted_query"`
-	PartialResults []any            `json:"partial_results,omitempty"`
-	Alternatives   []string         `json:"alternatives,omitempty"`
+	// RetryAfterMs is how long to wait before the same call can work, for a
+	// transient error that knows (Retry-After semantics).
+	RetryAfterMs   int64    `json:"retry_after_ms,omitempty"`
+	PartialResults []any    `json:"partial_results,omitempty"`
+	Alternatives   []string `json:"alternatives,omitempty"`
 }
 
 // GenericFailure is the whole text of a failure in generic-errors mode.
@@ -29,6 +34,12 @@ const GenericFailure = "Operation failed"
 type toolError struct {
 	Summary  string // the one-line text in content
 	Envelope ErrorEnvelope
+}
+
+// retryAfter sets the wait a transient error asks for.
+func (e *toolError) retryAfter(d time.Duration) *toolError {
+	e.Envelope.RetryAfterMs = d.Milliseconds()
+	return e
 }
 
 // failure builds a toolError whose retry answer follows from its category, as
@@ -66,6 +77,21 @@ func withStructured(summary string, data any) *mcp.CallToolResult {
 		Content:           []mcp.Content{&mcp.TextContent{Text: summary}, &mcp.TextContent{Text: string(b)}},
 		StructuredContent: data,
 	}
+}
+
+// suppressed is what a tool that swallows its failures returns: partial
+// results passed off as complete, or an empty "success". _meta says what was
+// hidden, for the learner.
+func suppressed(e *toolError) *mcp.CallToolResult {
+	items := e.Envelope.PartialResults
+	summary := fmt.Sprintf("Found %d sources.", len(items))
+	if len(items) == 0 {
+		items = []any{}
+		summary = "The query ran successfully and found no results."
+	}
+	r := okResult(summary, listResult[any]{ResultCount: len(items), Results: items})
+	r.Meta = mcp.Meta{MetaSuppressed: string(e.Envelope.ErrorCategory) + ": " + e.Summary}
+	return r
 }
 
 // explicitResult sends a successful tool result with "isError": false on

@@ -6,7 +6,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,8 +34,22 @@ func postMCP(t *testing.T, url, host, body string) (int, string) {
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
+// fakeClock is a clock a test moves by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
 func TestStreamableHTTP(t *testing.T) {
 	sb := New()
+	clock := newFakeClock()
+	sb.sessions.now = clock.Now
 	srv := httptest.NewServer(sb.HTTPHandler(HTTPOptions{MaxRequestBytes: 4096}))
 	defer srv.Close()
 
@@ -42,16 +60,19 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	// slow.example runs on the session's clock: a call before the stated
+	// wait fails again, one after it succeeds.
 	var got []bool
-	for i := 0; i < 3; i++ {
+	for _, wait := range []time.Duration{0, 0, SlowOutage - time.Millisecond, time.Millisecond} {
+		clock.Advance(wait)
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_customer", Arguments: map[string]any{"email": "jo.lee@slow.example"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, res.IsError)
 	}
-	if got[0] != true || got[1] != true || got[2] != false {
-		t.Errorf("over HTTP, one session: isError per call = %v, want [true true false]", got)
+	if !cmp.Equal(got, []bool{true, true, true, false}) {
+		t.Errorf("over HTTP, one session: isError per call = %v, want [true true true false]", got)
 	}
 	// A header makes the caller a principal with finance access.
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_financial_records", Arguments: map[string]any{"customer_id": "C-2077"}})

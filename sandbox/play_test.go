@@ -68,33 +68,55 @@ func TestBothAgentsInEveryScenario(t *testing.T) {
 		outcome  OutcomeKind
 		sayID    string
 	}{
-		{"transient", Structured, false, []Move{retry, retry, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
-		{"transient", Naive, false, []Move{retry, retry, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
+		// Backoff pays off: the outage ends after the stated wait; instant retries burn out inside it.
+		{"transient", Structured, false, []Move{retry, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
+		{"transient", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
+		// A single agent whose transient retries run out.
+		{"transient_exhausted", Structured, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_exhausted"},
+		{"transient_exhausted", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
+		// A one-off blip: an instant retry works too, and the narration says it was luck.
+		{"blip", Structured, false, []Move{retry, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
+		{"blip", Naive, false, []Move{retry, accept}, OutcomeAnswer, "sandbox.outcome.lucky"},
 		{"validation", Structured, false, []Move{fix, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
 		{"validation", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
+		// order-abc has no digits to fix from: ask a person.
+		{"validation_unfixable", Structured, false, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.ask_person"},
+		{"validation_unfixable", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
 		{"business", Structured, false, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation"},
 		{"business", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
+		// The first half of a split goes through; the second is refused as a split.
+		{"business_split", Structured, false, []Move{accept, escalate}, OutcomeEscalation, "sandbox.outcome.escalation"},
+		{"business_split", Naive, false, []Move{accept, retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
 		{"permission", Structured, false, []Move{switchP, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
 		{"permission", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
+		{"permission_none", Structured, false, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation"},
+		{"permission_none", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
 		// The lessons' story: an empty lookup retried three times, then escalated.
 		{"empty", Structured, false, []Move{accept}, OutcomeAnswer, "sandbox.outcome.not_found"},
 		{"empty", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
-		{"partial", Structured, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation"},
+		// Partial results: keep the six, fetch only the missing four after the wait.
+		{"partial", Structured, false, []Move{MoveRetryMissing, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
 		{"partial", Naive, false, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
-		{"multi", Structured, false, []Move{retry, retry, accept, retry, retry, retry, escalate, MoveAnnotate}, OutcomeAnswer, "sandbox.outcome.annotated"},
-		{"multi", Naive, false, []Move{retry, retry, accept, retry, retry, retry, escalate, MoveAbort}, OutcomeGiveUp, "sandbox.outcome.abort"},
+		{"multi", Structured, false, []Move{retry, accept, MoveRetryMissing, retry, retry, escalate, MoveAnnotate, accept}, OutcomeAnswer, "sandbox.outcome.filled_gaps"},
+		{"multi", Naive, false, []Move{retry, retry, retry, escalate, retry, retry, retry, escalate, MoveAbort}, OutcomeGiveUp, "sandbox.outcome.abort"},
+		// Silent suppression: every agent is misled, the structured one most smoothly.
+		{"silent", Structured, false, []Move{accept, accept, accept}, OutcomeAnswer, "sandbox.outcome.silent_wrong"},
+		{"silent", Naive, false, []Move{retry, retry, retry, escalate, accept, MoveAbort}, OutcomeGiveUp, "sandbox.outcome.abort"},
 		// Generic errors: the structured agent loses its footing too.
 		{"transient", Structured, true, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation_blind"},
+		{"blip", Structured, true, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation_blind"},
 		{"validation", Structured, true, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation_blind"},
 		{"business", Structured, true, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation_blind"},
 		{"permission", Structured, true, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation_blind"},
 		{"empty", Structured, true, []Move{accept}, OutcomeAnswer, "sandbox.outcome.not_found"},
 		{"partial", Structured, true, []Move{escalate}, OutcomeEscalation, "sandbox.outcome.escalation_blind"},
 		{"multi", Structured, true, []Move{escalate, escalate, MoveAnnotate}, OutcomeAnswer, "sandbox.outcome.annotated"},
-		{"transient", Naive, true, []Move{retry, retry, accept}, OutcomeAnswer, "sandbox.outcome.answer"},
+		// ...while the naive agent's blind retry "works" only where the fault was a blip, never on a business error.
+		{"transient", Naive, true, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
+		{"blip", Naive, true, []Move{retry, accept}, OutcomeAnswer, "sandbox.outcome.lucky"},
 		{"business", Naive, true, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
 		{"empty", Naive, true, []Move{retry, retry, retry, escalate}, OutcomeEscalation, "sandbox.outcome.escalation_bare"},
-		{"multi", Naive, true, []Move{retry, retry, accept, retry, retry, retry, escalate, MoveAbort}, OutcomeGiveUp, "sandbox.outcome.abort"},
+		{"multi", Naive, true, []Move{retry, retry, retry, escalate, retry, retry, retry, escalate, MoveAbort}, OutcomeGiveUp, "sandbox.outcome.abort"},
 	}
 	sb := New()
 	seen := map[string]bool{}
@@ -179,49 +201,172 @@ func TestTraceShowsTheProtocol(t *testing.T) {
 		t.Errorf("a success leaves is_error out (it defaults to false): %s", ok.ToolResult)
 	}
 	// The escalation packet carries everything the error did.
+	ex := play(t, New(), Run{Scenario: "transient_exhausted", Agent: Structured, Seed: 1})
 	var packet map[string]any
-	json.Unmarshal(tr.Outcome().JSON, &packet)
-	for _, k := range []string{"errorCategory", "isRetryable", "attempted_query", "partial_results", "alternatives"} {
+	json.Unmarshal(ex.Outcome().JSON, &packet)
+	for _, k := range []string{"errorCategory", "isRetryable", "attempted_query", "description", "retry_after_ms"} {
 		if _, ok := packet[k]; !ok {
-			t.Errorf("the escalation packet lacks %s: %s", k, tr.Outcome().JSON)
+			t.Errorf("the escalation packet lacks %s: %s", k, ex.Outcome().JSON)
 		}
-	}
-	if pr, _ := packet["partial_results"].([]any); len(pr) != SourcesBeforeRateLimit {
-		t.Errorf("partial_results in the packet: %d", len(pr))
 	}
 }
 
-func TestMultiAgentHandsUpContextAndTheCoordinatorAnnotates(t *testing.T) {
-	tr := play(t, New(), Run{Scenario: "multi", Agent: Structured, Seed: 1})
-	var report, outcome map[string]any
+// searchCalls returns the arguments of each search_sources request, in order.
+func searchCalls(t *testing.T, tr *Trace) []map[string]any {
+	t.Helper()
+	var out []map[string]any
 	for _, e := range tr.Events {
-		if e.Kind == KindReport {
+		if e.Kind != KindRequest || e.Tool != "search_sources" {
+			continue
+		}
+		var wire struct {
+			Params struct {
+				Arguments map[string]any `json:"arguments"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(e.JSON, &wire); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, wire.Params.Arguments)
+	}
+	return out
+}
+
+func resultsOf(t *testing.T, e Event) []any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(e.JSON, &m); err != nil {
+		t.Fatalf("%s: %v", e.JSON, err)
+	}
+	rs, _ := m["results"].([]any)
+	return rs
+}
+
+func TestBackoffSucceedsWhereInstantRetryFails(t *testing.T) {
+	sb := New()
+	structured := play(t, sb, Run{Scenario: "transient", Agent: Structured, Seed: 1})
+	naive := play(t, sb, Run{Scenario: "transient", Agent: Naive, Seed: 1})
+	var waited int64
+	for _, e := range structured.Events {
+		if e.Kind == KindWait {
+			waited += e.WaitMs
+		}
+	}
+	if waited < SlowOutage.Milliseconds() || structured.Outcome().Outcome != OutcomeAnswer {
+		t.Errorf("the structured agent should wait out retry_after_ms (%v) and then answer: waited %d ms, %s", SlowOutage, waited, structured.Outcome().Outcome)
+	}
+	calls := 0
+	for _, e := range naive.Events {
+		if e.Kind == KindResult {
+			calls++
+			if !e.IsError || e.AtMs != 0 {
+				t.Errorf("every instant retry lands inside the outage: call %d isError %v at %d ms", e.Call, e.IsError, e.AtMs)
+			}
+		}
+	}
+	if calls != MaxRetries+1 || naive.Outcome().Outcome != OutcomeEscalation {
+		t.Errorf("the naive agent should burn all %d retries and escalate: %d calls, %s", MaxRetries, calls, naive.Outcome().Outcome)
+	}
+}
+
+func TestPartialResultsRetryOnlyTheMissingPart(t *testing.T) {
+	sb := New()
+	tr := play(t, sb, Run{Scenario: "partial", Agent: Structured, Seed: 1})
+	calls := searchCalls(t, tr)
+	if len(calls) != 2 || calls[1]["offset"] != float64(6) || calls[1]["max_sources"] != float64(4) {
+		t.Fatalf("the structured agent should resend only the missing 4 (offset 6): %v", calls)
+	}
+	if rs := resultsOf(t, tr.Outcome()); len(rs) != MaxSources {
+		t.Errorf("the answer should hold all %d sources, six kept and four fetched: %d", MaxSources, len(rs))
+	}
+	naive := play(t, sb, Run{Scenario: "partial", Agent: Naive, Seed: 1})
+	for _, c := range searchCalls(t, naive) {
+		if c["max_sources"] != float64(10) || c["offset"] != nil {
+			t.Errorf("the naive agent resends the whole search: %v", c)
+		}
+	}
+	if strings.Contains(string(naive.Outcome().JSON), "partial_results") || strings.Contains(string(naive.Outcome().JSON), "Battery passport") {
+		t.Errorf("the naive agent's escalation drops the partial results: %s", naive.Outcome().JSON)
+	}
+}
+
+func TestMultiAgentRetriesOnlyTheMissingPartAndTheCoordinatorFillsTheGap(t *testing.T) {
+	tr := play(t, New(), Run{Scenario: "multi", Agent: Structured, Seed: 1})
+	calls := searchCalls(t, tr)
+	if len(calls) < 3 || calls[0]["max_sources"] != float64(10) {
+		t.Fatalf("search calls: %v", calls)
+	}
+	for _, c := range calls[1:] {
+		if c["offset"] != float64(6) || c["max_sources"] != float64(4) {
+			t.Errorf("every later search should ask only for the missing 4: %v", c)
+		}
+	}
+	var report map[string]any
+	for _, e := range tr.Events {
+		if e.Kind == KindReport && e.Actor == ActorSubagent {
 			json.Unmarshal(e.JSON, &report)
 		}
 	}
-	json.Unmarshal(tr.Outcome().JSON, &outcome)
 	if report["status"] != "partial" {
 		t.Fatalf("report = %v", report)
 	}
 	unresolved := report["unresolved"].([]any)
 	if len(unresolved) != 1 {
-		t.Fatalf("only the search should reach the coordinator (the timeouts were resolved locally): %v", unresolved)
+		t.Fatalf("only the search should reach the coordinator (the timeout was resolved locally): %v", unresolved)
 	}
 	u := unresolved[0].(map[string]any)
-	if u["attempted_query"] != "EU battery regulation" || len(u["partial_results"].([]any)) != 6 {
-		t.Errorf("the subagent should hand up attempted_query and partial_results: %v", u)
+	if u["errorCategory"] != "transient" || u["attempted_query"] != "EU battery regulation live coverage" ||
+		len(u["partial_results"].([]any)) != 6 || u["alternatives"] == nil {
+		t.Errorf("the subagent should return transient with attempted_query, all six partial_results and alternatives: %v", u)
 	}
 	if _, ok := report["findings"].(map[string]any)["lookup_customer"]; !ok {
 		t.Errorf("the resolved lookup should be in the findings: %v", report["findings"])
 	}
-	gaps := outcome["gaps"].([]any)
-	if len(gaps) != 1 || gaps[0].(map[string]any)["partial_results_used"] != float64(6) {
-		t.Errorf("the coordinator should mark the gap and use the six sources: %v", outcome)
-	}
+	// The coordinator decides to carry on and mark the gap, drafts with it,
+	// then asks only for the missing part and completes.
+	var annotated, delegatedMissing bool
 	for _, e := range tr.Events {
-		if e.Kind == KindWait && e.Actor != ActorSubagent {
-			t.Errorf("only the subagent backs off: %+v", e)
+		annotated = annotated || (e.Kind == KindDecision && e.Actor == ActorCoordinator && e.Move == MoveAnnotate)
+		delegatedMissing = delegatedMissing || (e.Kind == KindDelegate && e.Say.ID == "sandbox.ev.delegate_missing")
+	}
+	if !annotated || !delegatedMissing {
+		t.Errorf("annotated %v, asked again for the missing part %v", annotated, delegatedMissing)
+	}
+	var outcome map[string]any
+	json.Unmarshal(tr.Outcome().JSON, &outcome)
+	search, _ := outcome["findings"].(map[string]any)["search_sources"].(map[string]any)
+	if rs, _ := search["results"].([]any); outcome["status"] != "complete" || len(rs) != 10 {
+		t.Errorf("the final answer should have all 10 sources: %v", outcome)
+	}
+
+	naive := play(t, New(), Run{Scenario: "multi", Agent: Naive, Seed: 1})
+	if out := naive.Outcome(); out.Outcome != OutcomeGiveUp || len(out.JSON) != 0 {
+		t.Errorf("the naive coordinator aborts the whole task and keeps nothing: %s %s", out.Outcome, out.JSON)
+	}
+}
+
+func TestSilentSuppressionMisleadsTheCoordinator(t *testing.T) {
+	tr := play(t, New(), Run{Scenario: "silent", Agent: Structured, Seed: 1})
+	hidden := 0
+	for _, e := range tr.Events {
+		if e.Kind == KindResult {
+			if e.IsError {
+				t.Errorf("in silent mode no result admits a failure: call %d", e.Call)
+			}
+			if e.Hidden.ID != "" {
+				hidden++
+			}
 		}
+	}
+	if hidden != 2 {
+		t.Errorf("both results hid a failure (the timeout and the rate limit); %d are marked", hidden)
+	}
+	out := tr.Outcome()
+	if !out.Wrong || out.Say.ID != "sandbox.outcome.silent_wrong" || out.Outcome != OutcomeAnswer {
+		t.Errorf("the coordinator's answer is built on the lie and must be marked wrong: %+v", out)
+	}
+	if !strings.Contains(string(out.JSON), `"resultCount": 0`) {
+		t.Errorf("the downstream answer says the customer does not exist: %s", out.JSON)
 	}
 }
 
@@ -259,12 +404,20 @@ func TestBackoffIsExponentialWithJitter(t *testing.T) {
 			}
 		}
 	}
-	var total time.Duration
-	for _, w := range waits(play(t, New(), Run{Scenario: "partial", Agent: Structured, Seed: 5})) {
-		total += time.Duration(w) * time.Millisecond
+	// Where the error states no wait, the jittered backoff is the wait;
+	// where it does, the wait is never shorter than retry_after_ms.
+	ws := waits(play(t, New(), Run{Scenario: "transient_exhausted", Agent: Structured, Seed: 5}))
+	if len(ws) != MaxRetries {
+		t.Fatalf("waits %v", ws)
 	}
-	if total < 3500*time.Millisecond || total > 7*time.Second {
-		t.Errorf("three backoffs took %v: they should play in seconds", total)
+	for i, w := range ws {
+		if lo := max(DownHint, BaseBackoff<<i/2); time.Duration(w)*time.Millisecond < lo {
+			t.Errorf("wait %d was %d ms, shorter than max(retry_after_ms, backoff) = %v", i, w, lo)
+		}
+	}
+	blip := waits(play(t, New(), Run{Scenario: "blip", Agent: Structured, Seed: 5}))
+	if len(blip) != 1 || blip[0] < (BaseBackoff/2).Milliseconds() || blip[0] > BaseBackoff.Milliseconds() {
+		t.Errorf("without retry_after_ms the first wait is a jittered backoff of 0.5 to 1 s: %v", blip)
 	}
 }
 
@@ -314,5 +467,28 @@ func TestRunCheck(t *testing.T) {
 	}
 	if _, err := sb.Play(context.Background(), Run{Scenario: "empty", Agent: "clever"}, nil); err == nil {
 		t.Error("an unknown agent should be refused")
+	}
+}
+
+func TestScoreboardComparesTheAgents(t *testing.T) {
+	sb := New()
+	for _, tt := range []struct {
+		scenario string
+		agent    AgentKind
+		want     Score
+	}{
+		{"transient", Structured, Score{Calls: 2, WastedRetries: 0, Answered: true, AnswerMs: SlowOutage.Milliseconds(), Found: 1, Kept: 1}},
+		{"transient", Naive, Score{Calls: 4, WastedRetries: 3}},
+		{"partial", Structured, Score{Calls: 2, Answered: true, AnswerMs: NewsWindow.Milliseconds(), Found: 10, Kept: 10}},
+		{"partial", Naive, Score{Calls: 4, WastedRetries: 3, Found: 6, Kept: 0}},
+	} {
+		got := play(t, sb, Run{Scenario: tt.scenario, Agent: tt.agent, Seed: 1}).Outcome().Score
+		if got == nil || *got != tt.want {
+			t.Errorf("%s %s: score %+v, want %+v", tt.scenario, tt.agent, got, tt.want)
+		}
+	}
+	silent := play(t, sb, Run{Scenario: "silent", Agent: Structured, Seed: 1}).Outcome().Score
+	if silent.Answered {
+		t.Error("an answer built on a silently suppressed failure does not count as answered")
 	}
 }

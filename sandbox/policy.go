@@ -49,6 +49,7 @@ type observation struct {
 	switched     bool           // this call already runs as another principal
 	altPrincipal string         // a principal with more access the agent may use
 	fixed        map[string]any // the corrected arguments, if the description allows a fix
+	missing      map[string]any // the call for only what a partial result lacks, if there is one
 }
 
 type decision struct {
@@ -65,6 +66,16 @@ func envelopeOf(r *mcp.CallToolResult) (category string, retryable, hasRetryable
 	category, _ = m["errorCategory"].(string)
 	retryable, hasRetryable = m["isRetryable"].(bool)
 	return category, retryable, hasRetryable
+}
+
+// retryAfterOf is the wait a transient error asked for, or 0.
+func retryAfterOf(r *mcp.CallToolResult) time.Duration {
+	m, ok := r.StructuredContent.(map[string]any)
+	if !ok || !r.IsError {
+		return 0
+	}
+	ms, _ := m["retry_after_ms"].(float64)
+	return time.Duration(ms) * time.Millisecond
 }
 
 func descriptionOf(r *mcp.CallToolResult) string {
@@ -120,10 +131,17 @@ func structuredDecide(o observation) decision {
 		retryable = category == string(examsim.Transient)
 	}
 	if retryable {
-		if o.retries < MaxRetries {
-			return decision{MoveRetry, msg("sandbox.rule.retry", "Attempt", o.retries+1, "Max", MaxRetries)}
+		switch {
+		case o.retries >= MaxRetries:
+			return decision{MoveEscalate, msg("sandbox.rule.retries_exhausted", "Max", MaxRetries)}
+		case o.missing != nil:
+			return decision{MoveRetryMissing, msg("sandbox.rule.retry_missing", "Attempt", o.retries+1, "Max", MaxRetries,
+				"Kept", len(partialsOf(o.res)), "Missing", o.missing["max_sources"], "Offset", o.missing["offset"])}
+		case retryAfterOf(o.res) > 0:
+			return decision{MoveRetry, msg("sandbox.rule.retry_after", "Attempt", o.retries+1, "Max", MaxRetries,
+				"After", fmt.Sprintf("%.2f", retryAfterOf(o.res).Seconds()))}
 		}
-		return decision{MoveEscalate, msg("sandbox.rule.retries_exhausted", "Max", MaxRetries)}
+		return decision{MoveRetry, msg("sandbox.rule.retry", "Attempt", o.retries+1, "Max", MaxRetries)}
 	}
 	switch examsim.Category(category) {
 	case examsim.Validation:

@@ -15,6 +15,7 @@ const errorEnvelopeSchema = `{
 		"isRetryable": {"type": "boolean"},
 		"description": {"type": "string"},
 		"attempted_query": {"type": "string"},
+		"retry_after_ms": {"type": "integer", "minimum": 0},
 		"partial_results": {"type": "array"},
 		"alternatives": {"type": "array", "items": {"type": "string"}}
 	},

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
+	"unicode"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/examsim/examsim"
@@ -23,18 +24,18 @@ const ProtocolVersion = "2025-11-25"
 // the _meta of a tools/call request (or, over HTTP, in a header), so any MCP
 // client can use them without extra tools.
 const (
-	MetaPrincipal    = "examsim/principal"
-	MetaErrors       = "examsim/errors"
+	MetaPrincipal = "examsim/principal"
+	MetaErrors    = "examsim/errors"
+	// MetaSuppressed, in a result's _meta, says what failure silent mode hid;
+	// the sandbox's agents never read it, the page shows it to the learner.
+	MetaSuppressed   = "examsim/suppressed"
 	HeaderPrincipal  = "X-Examsim-Principal"
 	DefaultPrincipal = "support-agent"
 	FinancePrincipal = "finance-analyst"
 	// RefundLimitGBP is the automatic refund limit; above it a manager decides.
 	RefundLimitGBP = 500
-	// SlowTimeouts is how many calls for a slow.example email time out, per
-	// session and email, before one succeeds.
-	SlowTimeouts = 2
-	// SourcesBeforeRateLimit is how many sources search_sources collects
-	// before the news API rate-limits it.
+	// SourcesBeforeRateLimit is how many sources the news API serves per
+	// rate-limit window.
 	SourcesBeforeRateLimit = 6
 	// MaxSources is the most sources one search may ask for.
 	MaxSources = 10
@@ -48,30 +49,7 @@ var ToolNames = []string{"lookup_customer", "lookup_order", "issue_refund", "get
 type Sandbox struct {
 	server   *mcp.Server
 	sessions *sessionTable
-}
-
-// sessionState is what one MCP session has done that changes later answers.
-// A client may send many tools/call requests at once in one session and the
-// SDK runs them in parallel, so every field below mu is reached only under it.
-type sessionState struct {
-	ss       *mcp.ServerSession
-	lastUsed time.Time // guarded by the sessionTable's lock
-
-	mu        sync.Mutex
-	slowCalls map[string]int
-}
-
-func newSessionState(ss *mcp.ServerSession, now time.Time) *sessionState {
-	return &sessionState{ss: ss, lastUsed: now, slowCalls: map[string]int{}}
-}
-
-// countSlowCall records one more call for a slow.example email and returns
-// how many there have been in this session.
-func (st *sessionState) countSlowCall(email string) int {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.slowCalls[email]++
-	return st.slowCalls[email]
+	outputs  map[string]*jsonschema.Resolved // each tool's outputSchema, for the result editor
 }
 
 // New returns a sandbox with its five tools and the default session limits.
@@ -105,8 +83,18 @@ func NewWithLimits(l SessionLimits) *Sandbox {
 			return res, err
 		}
 	})
+	sb.outputs = map[string]*jsonschema.Resolved{}
 	for _, t := range sb.tools() {
 		sb.server.AddTool(t.tool, sb.rawHandler(t))
+		var schema jsonschema.Schema
+		if err := json.Unmarshal(t.tool.OutputSchema.(json.RawMessage), &schema); err != nil {
+			panic("sandbox: " + t.tool.Name + " output schema: " + err.Error())
+		}
+		resolved, err := schema.Resolve(nil)
+		if err != nil {
+			panic("sandbox: " + t.tool.Name + " output schema: " + err.Error())
+		}
+		sb.outputs[t.tool.Name] = resolved
 	}
 	return sb
 }
@@ -134,7 +122,8 @@ type toolDef struct {
 // and the error mode, and builds every result deliberately.
 func (sb *Sandbox) rawHandler(t toolDef) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		generic := metaString(req.Params.Meta, MetaErrors) == "generic"
+		mode := metaString(req.Params.Meta, MetaErrors)
+		generic := mode == "generic"
 		a, terr := decodeArgs(t.tool.Name, req.Params.Arguments, t.specs)
 		if terr != nil {
 			return errorResult(terr, generic), nil
@@ -147,6 +136,9 @@ func (sb *Sandbox) rawHandler(t toolDef) mcp.ToolHandler {
 			principal = DefaultPrincipal
 		}
 		res, terr := t.handle(call{args: a, principal: principal, session: sb.state(req.Session)})
+		if terr != nil && mode == "silent" && t.tool.Annotations.ReadOnlyHint {
+			return suppressed(terr), nil
+		}
 		if terr != nil {
 			return errorResult(terr, generic), nil
 		}
@@ -174,9 +166,11 @@ func (sb *Sandbox) tools() []toolDef {
 				Name:  "lookup_customer",
 				Title: "Look up a customer by email",
 				Description: "Looks a customer up by email in the sandbox's made-up customer database. " +
-					"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example. " +
+					"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example, sam.ng@flaky.example, pat.kim@down.example. " +
 					"Any other well-formed email is a valid empty result: isError false, structuredContent {\"resultCount\": 0, \"results\": []} and a text saying the query ran and matched nothing — not an error. " +
-					"An email at slow.example times out on its first two calls in an MCP session and succeeds on the third (transient, isRetryable true). " +
+					"An email at slow.example times out (transient, isRetryable true): the first call for it in an MCP session starts a 4-second outage of the customer database; every call before it ends fails again, with retry_after_ms saying how long is left, and the first call after it succeeds. " +
+					"An email at flaky.example meets a failing replica on every other call (transient, no retry_after_ms): the next call reaches a healthy one. " +
+					"An email at down.example meets a database that stays down for 10 minutes; its errors can only hint retry_after_ms 2000, so retries run out and the agent must escalate. " +
 					"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
 				InputSchema:  inputSchema(`{"email": {"type": "string", "description": "The customer's email, e.g. a.nowak@example.com"}}`, "email"),
 				OutputSchema: outputSchema(listSchema(customerSchema)),
@@ -204,8 +198,9 @@ func (sb *Sandbox) tools() []toolDef {
 				Name:  "issue_refund",
 				Title: "Refund an order",
 				Description: fmt.Sprintf("Refunds part or all of an order, in pounds (simulated: nothing is paid out). "+
-					"Up to £%d succeeds. More than £%d is a business error (isRetryable false): the automatic refund limit, which needs a manager's approval, so escalate to a human; the description can be read to the customer. "+
-					"A badly formatted order_id (not #NNNNN), an unknown order or an amount of zero or less is a validation error. Known orders: #12345, #48213, #30517.", RefundLimitGBP, RefundLimitGBP) + errorsNote,
+					"Refunds on one order count together within an MCP session: up to £%d in all succeeds. Going over £%d, whether in one refund or split into several, is a business error (isRetryable false): a manager must approve it, so the agent must escalate to a human with the details the description lists. "+
+					"Refunding more than the order's total is a business error too. "+
+					"A badly formatted order_id (not #NNNNN), an unknown order or an amount of zero or less is a validation error. Known orders: #12345 (£750), #48213 (£89.99), #30517 (£120).", RefundLimitGBP, RefundLimitGBP) + errorsNote,
 				InputSchema: inputSchema(`{
 					"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"},
 					"amount_gbp": {"type": "number", "description": "The refund in pounds, e.g. 120.50"}}`, "order_id", "amount_gbp"),
@@ -238,20 +233,23 @@ func (sb *Sandbox) tools() []toolDef {
 			tool: &mcp.Tool{
 				Name:  "search_sources",
 				Title: "Search news sources",
-				Description: fmt.Sprintf("Searches a canned news corpus for up to %d sources (max_sources, 1 to %d). "+
-					"The news API rate-limits the search after the %s source: asking for %d or fewer succeeds; asking for more is a transient error (isRetryable true) "+
-					"whose structuredContent has attempted_query (your query, verbatim), partial_results with the %d sources found, and alternatives. "+
-					"An empty query or a max_sources outside 1 to %d is a validation error.", MaxSources, MaxSources, "sixth",
-					SourcesBeforeRateLimit, SourcesBeforeRateLimit, MaxSources) + errorsNote,
+				Description: fmt.Sprintf("Searches a canned news corpus of %d numbered sources. max_sources (1 to %d) says how many to collect, starting after offset (0 by default), so offset 6 with max_sources 4 fetches sources 7 to 10: ask for only the sources you are missing. "+
+					"The news API serves %d sources per %s rate-limit window, which starts with the first source fetched; past that the call is a transient error (isRetryable true) "+
+					"whose structuredContent has attempted_query (your query, verbatim), partial_results with the sources fetched before the limit, retry_after_ms (when the window resets) and alternatives. A call before the wait is over is limited again; after it the quota is back. "+
+					"A query with the word \"live\" uses the live feed, whose quota is shared with other tenants: its errors hint retry_after_ms %d, but the quota only comes back after a minute. "+
+					"An empty query, a max_sources outside 1 to %d or an offset past the corpus is a validation error.", MaxSources, MaxSources,
+					SourcesBeforeRateLimit, formatWait(NewsWindow), LiveHint.Milliseconds(), MaxSources) + errorsNote,
 				InputSchema: inputSchema(`{
 					"query": {"type": "string", "description": "What to search for, e.g. EU battery regulation"},
-					"max_sources": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many sources to collect, 1 to 10"}}`, "query", "max_sources"),
+					"max_sources": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many sources to collect, 1 to 10"},
+					"offset": {"type": "integer", "minimum": 0, "maximum": 9, "description": "How many sources to skip first, e.g. 6 to fetch from source 7 on; default 0"}}`, "query", "max_sources"),
 				OutputSchema: outputSchema(listSchema(sourceSchema)),
 				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 			},
 			specs: []argSpec{
 				{name: "query", kind: stringArg, required: true, example: `"EU battery regulation"`},
 				{name: "max_sources", kind: integerArg, required: true, example: "10"},
+				{name: "offset", kind: integerArg, example: "6"},
 			},
 			handle: searchSources,
 		},
@@ -267,12 +265,17 @@ func lookupCustomer(c call) (*mcp.CallToolResult, *toolError) {
 			fmt.Sprintf("Received '%s', which is not an email address: an email needs a name, one @ and a domain, for example maria.k@example.com. Correct it and call again.", raw),
 			attempted)
 	}
-	if strings.HasSuffix(email, "@slow.example") {
-		if n := c.session.countSlowCall(email); n <= SlowTimeouts {
-			return nil, failure(examsim.Transient, "Customer database timed out",
-				fmt.Sprintf("The connection to the customer database timed out after 5 seconds (call %d in this session). The query never ran; the request itself is valid, so sending the same call again after a short wait should work.", n),
-				attempted)
+	if up, wait := c.session.customerDatabase(email); !up {
+		summary := "Customer database timed out"
+		desc := fmt.Sprintf("The connection to the customer database timed out after 5 seconds. The query never ran and the request itself is valid: wait %s (retry_after_ms), then send the same call again. A call sent sooner fails the same way.", formatWait(wait))
+		switch {
+		case strings.HasSuffix(email, "@flaky.example"):
+			summary = "Customer database connection failed (reset)"
+			desc = "The connection to the customer database was reset by a failing replica. The query never ran and the request itself is valid: send the same call again, after a short backoff, and it will most likely reach a healthy replica."
+		case strings.HasSuffix(email, "@down.example"):
+			desc = fmt.Sprintf("The customer database is not answering. The request is valid; it may work again after a wait (retry_after_ms suggests %s, but nobody knows how long the outage lasts). If retries keep failing, stop and escalate with this query.", formatWait(wait))
 		}
+		return nil, failure(examsim.Transient, summary, desc, attempted).retryAfter(wait)
 	}
 	cu, ok := findCustomer(email)
 	if !ok {
@@ -310,7 +313,8 @@ func issueRefund(c call) (*mcp.CallToolResult, *toolError) {
 		terr.Envelope.AttemptedQuery = attempted
 		return nil, terr
 	}
-	if _, ok := findOrder(id); !ok {
+	o, ok := findOrder(id)
+	if !ok {
 		return nil, failure(examsim.Validation, "Unknown order",
 			fmt.Sprintf("There is no order %s, so nothing can be refunded. Check the order ID (known orders: #12345, #48213, #30517) and call again.", id), attempted)
 	}
@@ -318,15 +322,36 @@ func issueRefund(c call) (*mcp.CallToolResult, *toolError) {
 		return nil, failure(examsim.Validation, "Refund amount must be positive",
 			fmt.Sprintf("amount_gbp must be more than 0; received %s. Send the amount to refund in pounds, for example 120.50.", formatGBP(amount)), attempted)
 	}
-	if amount > RefundLimitGBP {
-		e := failure(examsim.Business, "Refund exceeds policy limit",
-			fmt.Sprintf("A refund of £%s is above the £%d limit for automatic refunds, so it needs a manager's approval. We have not refunded anything yet: the case goes to a colleague who can approve it, with the order and amount attached.", formatGBP(amount), RefundLimitGBP),
-			attempted)
-		e.Envelope.Alternatives = []string{
-			"Escalate to a human agent for manager approval, with the order ID and the amount",
-			"Do not lower the amount without the customer's agreement",
+	escalate := []string{
+		"Escalate to a human agent for manager approval, with the order ID, the amounts and the reason",
+		"Do not lower or split the amount without the customer's agreement and a manager's approval",
+	}
+	terr := c.session.refundOrder(id, amount, func(r refundCheck) (*toolError, bool) {
+		total := r.refunded + amount
+		switch {
+		case total > o.TotalGBP+0.005:
+			e := failure(examsim.Business, "Refund exceeds the order total",
+				fmt.Sprintf("Order %s came to £%s and £%s of it is already refunded, so at most £%s can still be refunded; £%s was asked for. Nothing was refunded. Tell the customer the most that can be refunded, or escalate to a human with these details if more is owed.",
+					id, formatGBP(o.TotalGBP), formatGBP(r.refunded), formatGBP(o.TotalGBP-r.refunded), formatGBP(amount)), attempted)
+			e.Envelope.Alternatives = escalate
+			return e, false
+		case total > RefundLimitGBP && (r.refunded > 0 || (r.refused > 0 && amount < r.refused)):
+			e := failure(examsim.Business, "Refund exceeds policy limit: refunds on one order count together",
+				fmt.Sprintf("This refund of £%s would bring the refunds on order %s to £%s, above the £%d limit for automatic refunds. Splitting one refund into smaller ones does not get round the limit: refunds on an order count together. Nothing more was refunded. Escalate to a human for manager approval with these details: order %s, £%s refunded so far, £%s asked for now.",
+					formatGBP(amount), id, formatGBP(total), RefundLimitGBP, id, formatGBP(r.refunded), formatGBP(amount)), attempted)
+			e.Envelope.Alternatives = escalate
+			return e, true
+		case total > RefundLimitGBP:
+			e := failure(examsim.Business, "Refund exceeds policy limit",
+				fmt.Sprintf("A refund of £%s is above the £%d limit for automatic refunds, so it needs a manager's approval. Nothing was refunded. Escalate to a human for manager approval with these details: order %s, £%s asked for; you can tell the customer that a manager has to approve it.",
+					formatGBP(amount), RefundLimitGBP, id, formatGBP(amount)), attempted)
+			e.Envelope.Alternatives = escalate
+			return e, true
 		}
-		return nil, e
+		return nil, false
+	})
+	if terr != nil {
+		return nil, terr
 	}
 	refund := map[string]any{
 		"refund_id":  fmt.Sprintf("RF-%s-%d", strings.TrimPrefix(id, "#"), int(amount*100+0.5)),
@@ -335,6 +360,14 @@ func issueRefund(c call) (*mcp.CallToolResult, *toolError) {
 		"status":     "refunded",
 	}
 	return okResult(fmt.Sprintf("Refunded £%s on order %s (simulated).", formatGBP(amount), id), refund), nil
+}
+
+// formatWait says a wait the way the descriptions do: 4 s, 2.5 s, 800 ms.
+func formatWait(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", d.Seconds()), "0"), ".") + " s"
 }
 
 func formatGBP(f float64) string {
@@ -371,7 +404,8 @@ func financialRecordsFor(c call) (*mcp.CallToolResult, *toolError) {
 func searchSources(c call) (*mcp.CallToolResult, *toolError) {
 	query := c.args.str("query")
 	max, _ := c.args.num("max_sources")
-	n := int(max)
+	off, _ := c.args.num("offset")
+	n, offset := int(max), int(off)
 	if strings.TrimSpace(query) == "" {
 		return nil, failure(examsim.Validation, "Empty search query",
 			"The query is empty. Say what to search for, for example \"EU battery regulation\", and call again.", query)
@@ -380,28 +414,53 @@ func searchSources(c call) (*mcp.CallToolResult, *toolError) {
 		return nil, failure(examsim.Validation, "max_sources out of range",
 			fmt.Sprintf("max_sources must be from 1 to %d; received %s. Ask for %d or fewer sources and call again.", MaxSources, formatGBP(max), MaxSources), query)
 	}
-	found := make([]source, 0, n)
-	for i := 0; i < n && i < SourcesBeforeRateLimit; i++ {
+	if offset < 0 || offset+n > MaxSources {
+		return nil, failure(examsim.Validation, "offset out of range",
+			fmt.Sprintf("offset plus max_sources must stay within the %d sources; received offset %s with max_sources %d. For the sources after the sixth, send offset 6 and max_sources 4.", MaxSources, formatGBP(off), n), query)
+	}
+	feed := "news"
+	if containsWord(query, "live") {
+		feed = "live"
+	}
+	got, wait := c.session.fetchSources(feed, n)
+	found := make([]source, 0, got)
+	for i := offset; i < offset+got; i++ {
 		found = append(found, source{Source: i + 1, Title: sourceTitles[i], URL: fmt.Sprintf("https://news.example/articles/%d", i+1)})
 	}
-	if n <= SourcesBeforeRateLimit {
-		return okResult(fmt.Sprintf("Found %d sources for '%s'.", n, query), list(found)), nil
+	if got == n {
+		return okResult(fmt.Sprintf("Found %d sources for '%s' (sources %d to %d).", n, query, offset+1, offset+n), list(found)), nil
 	}
 	partial := make([]any, len(found))
 	for i, s := range found {
 		partial[i] = s
 	}
-	missing := n - SourcesBeforeRateLimit
-	e := failure(examsim.Transient, fmt.Sprintf("News API rate-limited the search after %d of %d sources", SourcesBeforeRateLimit, n),
-		fmt.Sprintf("The news API returned HTTP 429 (rate limited) after %d of the %d requested sources were collected. The request is valid; the remaining %d can be fetched once the rate-limit window resets.", SourcesBeforeRateLimit, n, missing),
-		query)
+	missing := n - got
+	from := offset + got + 1
+	desc := fmt.Sprintf("The news API returned HTTP 429 (rate limited) after %d of the %d requested sources were collected; they are in partial_results. The request is valid: wait %s (retry_after_ms), then fetch only the missing %d with offset %d and max_sources %d. Resending the whole search spends the quota on sources you already have.",
+		got, n, formatWait(wait), missing, from-1, missing)
+	if got == 0 {
+		desc = fmt.Sprintf("The news API returned HTTP 429 (rate limited) before any of the %d requested sources were collected. The request is valid: wait %s (retry_after_ms), then send the same call again.", n, formatWait(wait))
+	}
+	e := failure(examsim.Transient, fmt.Sprintf("News API rate-limited the search after %d of %d sources", got, n), desc, query).retryAfter(wait)
 	e.Envelope.PartialResults = partial
 	e.Envelope.Alternatives = []string{
-		fmt.Sprintf("Retry the remaining %d sources after the rate-limit window resets", missing),
-		"Fetch the remaining sources from a second news provider",
-		fmt.Sprintf("Continue with the %d sources and flag the gap in the report", SourcesBeforeRateLimit),
+		fmt.Sprintf("After retry_after_ms, call search_sources again with the same query, offset %d and max_sources %d", from-1, missing),
+		fmt.Sprintf("Continue with the %d sources found and mark sources %d to %d as missing in the report", offset+got, from, offset+n),
+	}
+	if got == 0 {
+		e.Envelope.PartialResults, e.Envelope.Alternatives = nil, e.Envelope.Alternatives[:1]
 	}
 	return nil, e
+}
+
+// containsWord reports whether word appears in s as a whole word, any case.
+func containsWord(s, word string) bool {
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if f == word {
+			return true
+		}
+	}
+	return false
 }
 
 // resultJSON is the wire form of a result, as a client would receive it.

@@ -3,9 +3,11 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -88,7 +90,7 @@ func TestToolsList(t *testing.T) {
 		"lookup_order":          {"#NNNNN", "order-abc", "validation"},
 		"issue_refund":          {"£500", "business", "manager"},
 		"get_financial_records": {"permission", MetaPrincipal, FinancePrincipal, HeaderPrincipal},
-		"search_sources":        {"sixth", "partial_results", "attempted_query", "alternatives", "transient"},
+		"search_sources":        {"offset", "partial_results", "attempted_query", "alternatives", "transient", "retry_after_ms", "live"},
 	} {
 		for _, tool := range res.Tools {
 			if tool.Name != name {
@@ -145,10 +147,10 @@ func TestEveryToolAndTrigger(t *testing.T) {
 			want{isError: true, category: examsim.Validation, text: "Invalid order ID format", description: []string{"#NNNNN", "#12345", "'order-abc'"}}},
 		{"refund over the limit", toolCall{"issue_refund", map[string]any{"order_id": "#12345", "amount_gbp": 750}, nil},
 			want{isError: true, category: examsim.Business, alts: true, description: []string{"£750", "£500", "manager"}, attempted: "refund £750.00 on order #12345"}},
-		{"refund at the limit", toolCall{"issue_refund", map[string]any{"order_id": "#12345", "amount_gbp": 500}, nil},
-			want{resultCount: -1, text: "Refunded £500"}},
-		{"refund a little", toolCall{"issue_refund", map[string]any{"order_id": "#30517", "amount_gbp": 120.5}, nil},
-			want{resultCount: -1, text: "Refunded £120.50"}},
+		{"refund at the limit", toolCall{"issue_refund", map[string]any{"order_id": "#48213", "amount_gbp": 89.99}, nil},
+			want{resultCount: -1, text: "Refunded £89.99"}},
+		{"refund a little", toolCall{"issue_refund", map[string]any{"order_id": "#30517", "amount_gbp": 100.5}, nil},
+			want{resultCount: -1, text: "Refunded £100.50"}},
 		{"refund a malformed order", toolCall{"issue_refund", map[string]any{"order_id": "order-abc", "amount_gbp": 10}, nil},
 			want{isError: true, category: examsim.Validation, description: []string{"#NNNNN"}}},
 		{"refund an unknown order", toolCall{"issue_refund", map[string]any{"order_id": "#99999", "amount_gbp": 10}, nil},
@@ -185,10 +187,10 @@ func TestEveryToolAndTrigger(t *testing.T) {
 			want{resultCount: 0}},
 	}
 	sb := New()
-	cs := connect(t, sb)
-	schemas := outputSchemas(t, cs)
+	schemas := outputSchemas(t, connect(t, sb))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			cs := connect(t, sb) // each case from a fresh session: no outage, quota or refund carries over
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.call.tool, Arguments: tt.call.args, Meta: tt.call.meta})
 			if err != nil {
 				t.Fatalf("protocol error, want a tool result: %v", err)
@@ -312,33 +314,166 @@ func TestEnvelopeMatchesTheLessonTable(t *testing.T) {
 	}
 }
 
-func TestSlowExampleSucceedsOnTheThirdCallPerSession(t *testing.T) {
+// callIn makes one call and returns the result, failing on a protocol error.
+func callIn(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func envelope(res *mcp.CallToolResult) map[string]any {
+	m, _ := res.StructuredContent.(map[string]any)
+	return m
+}
+
+func TestSlowExampleClearsAfterTheStatedWaitPerSession(t *testing.T) {
 	sb := New()
+	clock := newFakeClock()
+	sb.sessions.now = clock.Now
 	a, b := connect(t, sb), connect(t, sb)
-	call := func(cs *mcp.ClientSession, email string) bool {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup_customer", Arguments: map[string]any{"email": email}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.IsError
+	lookup := func(cs *mcp.ClientSession, email string) *mcp.CallToolResult {
+		return callIn(t, cs, "lookup_customer", map[string]any{"email": email})
 	}
 	const jo = "jo.lee@slow.example"
-	if first, second := call(a, jo), call(a, jo); !first || !second {
-		t.Fatal("the first two calls should time out")
+	first := lookup(a, jo)
+	if !first.IsError || envelope(first)["retry_after_ms"] != float64(SlowOutage.Milliseconds()) {
+		t.Fatalf("the first call should time out and ask for %v: %s", SlowOutage, resultJSON(first))
 	}
-	// Another learner's session starts from scratch and does not move a's count.
-	if !call(b, jo) {
+	clock.Advance(time.Second)
+	second := lookup(a, jo)
+	if !second.IsError || envelope(second)["retry_after_ms"] != float64((SlowOutage-time.Second).Milliseconds()) {
+		t.Errorf("a call before the wait fails again, saying what is left: %s", resultJSON(second))
+	}
+	// Another session's outage starts with its own first call.
+	if !lookup(b, jo).IsError {
 		t.Error("a second session's first call should time out too")
 	}
-	if call(a, jo) {
-		t.Error("the third call in a session should succeed")
+	clock.Advance(SlowOutage - time.Second)
+	if res := lookup(a, jo); res.IsError {
+		t.Errorf("after the stated wait the call should succeed: %s", resultJSON(res))
 	}
-	if !call(b, jo) {
-		t.Error("the second session's second call should still time out")
+	if !lookup(b, jo).IsError {
+		t.Error("the second session's outage started a second later and is not over")
 	}
-	// The count is per email as well.
-	if !call(a, "other@slow.example") {
-		t.Error("another slow.example email starts its own count")
+	if !lookup(a, "other@slow.example").IsError {
+		t.Error("another slow.example email has its own outage")
+	}
+	// down.example only ever hints, and stays down far longer than its hint.
+	down := lookup(a, "pat.kim@down.example")
+	clock.Advance(time.Duration(envelope(down)["retry_after_ms"].(float64)) * time.Millisecond)
+	if !lookup(a, "pat.kim@down.example").IsError {
+		t.Error("down.example should stay down after its hint")
+	}
+	// flaky.example fails every other call, whatever the clock.
+	if got := []bool{lookup(a, "sam.ng@flaky.example").IsError, lookup(a, "sam.ng@flaky.example").IsError}; !cmp.Equal(got, []bool{true, false}) {
+		t.Errorf("flaky.example: isError %v, want [true false]", got)
+	}
+}
+
+func TestSearchRetriesOnlyTheMissingSourcesAfterTheWindow(t *testing.T) {
+	sb := New()
+	clock := newFakeClock()
+	sb.sessions.now = clock.Now
+	cs := connect(t, sb)
+	search := func(args map[string]any) *mcp.CallToolResult { return callIn(t, cs, "search_sources", args) }
+	const q = "EU battery regulation"
+	first := search(map[string]any{"query": q, "max_sources": 10})
+	env := envelope(first)
+	if pr, _ := env["partial_results"].([]any); !first.IsError || len(pr) != 6 || env["retry_after_ms"] != float64(NewsWindow.Milliseconds()) {
+		t.Fatalf("10 sources: want 6 partial results and a %v wait: %s", NewsWindow, resultJSON(first))
+	}
+	if alts := fmt.Sprint(env["alternatives"]); !strings.Contains(alts, "offset 6 and max_sources 4") {
+		t.Errorf("the alternatives should name the call for the missing part: %s", alts)
+	}
+	// Before the window resets, even the missing part is limited.
+	if res := search(map[string]any{"query": q, "max_sources": 4, "offset": 6}); !res.IsError {
+		t.Errorf("a call before the wait should be limited again: %s", resultJSON(res))
+	}
+	clock.Advance(NewsWindow)
+	rest := search(map[string]any{"query": q, "max_sources": 4, "offset": 6})
+	if rest.IsError {
+		t.Fatalf("after the wait the missing 4 should come back: %s", resultJSON(rest))
+	}
+	var numbers []float64
+	for _, r := range envelope(rest)["results"].([]any) {
+		numbers = append(numbers, r.(map[string]any)["source"].(float64))
+	}
+	if !cmp.Equal(numbers, []float64{7, 8, 9, 10}) {
+		t.Errorf("offset 6 should give sources 7 to 10, got %v", numbers)
+	}
+	// Resending the whole search after the wait spends the quota again and
+	// stops at six: the habit the lessons warn about never completes.
+	clock.Advance(NewsWindow)
+	if whole := search(map[string]any{"query": q, "max_sources": 10}); !whole.IsError {
+		t.Errorf("a whole resend should be limited at six again: %s", resultJSON(whole))
+	}
+	if res := search(map[string]any{"query": q, "max_sources": 5, "offset": 6}); !res.IsError ||
+		!strings.Contains(envelope(res)["description"].(string), "offset") {
+		t.Errorf("an offset past the corpus is a validation error naming offset: %s", resultJSON(res))
+	}
+}
+
+func TestRefundsAreCumulativeAndSplitsAreRefused(t *testing.T) {
+	cs := connect(t, New())
+	refund := func(order string, amount float64) *mcp.CallToolResult {
+		return callIn(t, cs, "issue_refund", map[string]any{"order_id": order, "amount_gbp": amount})
+	}
+	over := refund("#12345", 750)
+	if !over.IsError || envelope(over)["errorCategory"] != "business" {
+		t.Fatalf("£750 should be a business error: %s", resultJSON(over))
+	}
+	desc := envelope(over)["description"].(string)
+	if !strings.Contains(desc, "Escalate to a human") || strings.Contains(desc, "goes to a colleague") {
+		t.Errorf("the description should say what the agent must do, not that it was done: %q", desc)
+	}
+	if res := refund("#12345", 375); res.IsError {
+		t.Fatalf("£375 alone is within the limit: %s", resultJSON(res))
+	}
+	split := refund("#12345", 375)
+	if !split.IsError || envelope(split)["errorCategory"] != "business" || envelope(split)["isRetryable"] != false {
+		t.Fatalf("the second £375 brings the order to £750: %s", resultJSON(split))
+	}
+	if d := envelope(split)["description"].(string); !strings.Contains(d, "Splitting") || !strings.Contains(d, "Escalate to a human") || !strings.Contains(d, "£375 refunded so far") {
+		t.Errorf("the split refusal should name the split and say to escalate: %q", d)
+	}
+	// The order total holds too: #30517 came to £120.
+	if res := refund("#30517", 100); res.IsError {
+		t.Fatalf("£100 of £120: %s", resultJSON(res))
+	}
+	beyond := refund("#30517", 30)
+	if !beyond.IsError || !strings.Contains(envelope(beyond)["description"].(string), "£20") {
+		t.Errorf("more than the order total should be refused, saying £20 is left: %s", resultJSON(beyond))
+	}
+	if res := refund("#30517", 20); res.IsError {
+		t.Errorf("the last £20 should go through: %s", resultJSON(res))
+	}
+}
+
+// TestConcurrentRefundsCannotPassTheLimit: two refunds racing in one
+// session cannot both slip under the limit.
+func TestConcurrentRefundsCannotPassTheLimit(t *testing.T) {
+	cs := connect(t, New())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := 0
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "issue_refund", Arguments: map[string]any{"order_id": "#12345", "amount_gbp": 100}})
+			if err == nil && !res.IsError {
+				mu.Lock()
+				ok++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ok != 5 {
+		t.Errorf("%d refunds of £100 went through on one order, want exactly 5 (the £500 limit)", ok)
 	}
 }
 
@@ -355,7 +490,7 @@ func TestSessionsRunConcurrently(t *testing.T) {
 				errs <- err.Error()
 				return
 			}
-			if got := movesOf(tr); !cmp.Equal(got, []Move{MoveRetry, MoveRetry, MoveAccept}) {
+			if got := movesOf(tr); !cmp.Equal(got, []Move{MoveRetry, MoveAccept}) {
 				errs <- "moves " + strings.Join(movesStrings(got), ",")
 			}
 		}()

@@ -29,7 +29,9 @@ const (
 // so "recently used" means recently heard from.
 type sessionTable struct {
 	limits SessionLimits
-	now    func() time.Time
+	// now is the clock of idleness and of every new session's faults, until
+	// a player sets its simulated one.
+	now func() time.Time
 
 	mu    sync.Mutex
 	order *clist.List // of *sessionState, front = most recent
@@ -59,7 +61,7 @@ func (t *sessionTable) touch(ss *mcp.ServerSession) *sessionState {
 		t.mu.Unlock()
 		return st
 	}
-	st := newSessionState(ss, now)
+	st := newSessionState(ss, now, t.now)
 	t.byKey[ss] = t.order.PushFront(st)
 	var evicted []*sessionState
 	for el := t.order.Back(); el != nil && el.Value != st; el = t.order.Back() {

@@ -65,19 +65,20 @@ const (
 type Move string
 
 const (
-	MoveAccept      Move = "accept"           // use the result as the answer
-	MoveRetry       Move = "retry"            // send the same call again
-	MoveReformulate Move = "reformulate"      // fix the input and make a new call
-	MoveSwitch      Move = "switch_principal" // call again as a principal with access
-	MoveEscalate    Move = "escalate"         // stop and hand over, with context
-	MoveAnnotate    Move = "annotate"         // coordinator: carry on and mark the gap
-	MoveHide        Move = "hide"             // coordinator: present partial results as complete
-	MoveAbort       Move = "abort"            // coordinator: end the whole task
+	MoveAccept       Move = "accept"           // use the result as the answer
+	MoveRetry        Move = "retry"            // send the same call again
+	MoveRetryMissing Move = "retry_missing"    // keep the partial results, fetch only the rest
+	MoveReformulate  Move = "reformulate"      // fix the input and make a new call
+	MoveSwitch       Move = "switch_principal" // call again as a principal with access
+	MoveEscalate     Move = "escalate"         // stop and hand over, with context
+	MoveAnnotate     Move = "annotate"         // coordinator: carry on and mark the gap
+	MoveHide         Move = "hide"             // coordinator: present partial results as complete
+	MoveAbort        Move = "abort"            // coordinator: end the whole task
 )
 
 // AgentMoves and CoordinatorMoves are the choices a learner predicts from.
 var (
-	AgentMoves       = []Move{MoveAccept, MoveRetry, MoveReformulate, MoveSwitch, MoveEscalate}
+	AgentMoves       = []Move{MoveAccept, MoveRetry, MoveRetryMissing, MoveReformulate, MoveSwitch, MoveEscalate}
 	CoordinatorMoves = []Move{MoveAnnotate, MoveHide, MoveAbort}
 )
 
@@ -116,6 +117,9 @@ type Event struct {
 	ToolResult json.RawMessage `json:"toolResult,omitempty"` // the same as a Messages API tool_result block
 	IsError    bool            `json:"isError,omitempty"`
 	Edited     bool            `json:"edited,omitempty"`
+	// Hidden says what a silently suppressing tool hid behind this result:
+	// the learner sees it, the agent does not.
+	Hidden Msg `json:"hidden,omitzero"`
 
 	// Decisions.
 	Decision int    `json:"decision,omitempty"` // decision number, from 1
@@ -126,6 +130,10 @@ type Event struct {
 
 	WaitMs  int64       `json:"waitMs,omitempty"`
 	Outcome OutcomeKind `json:"outcome,omitempty"`
+	// Wrong marks an outcome built on a result that hid a failure.
+	Wrong bool `json:"wrong,omitempty"`
+	// Score sums the run up, on its outcome.
+	Score *Score `json:"score,omitempty"`
 }
 
 // Trace is a whole run.

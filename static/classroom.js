@@ -20,9 +20,15 @@
   function tick() {
     var clocks = root.querySelectorAll("[data-deadline]");
     for (var i = 0; i < clocks.length; i++) {
-      var left = Math.max(0, Math.ceil((parseInt(clocks[i].getAttribute("data-deadline"), 10) - (Date.now() + skew)) / 1000));
+      var ms = parseInt(clocks[i].getAttribute("data-deadline"), 10) - (Date.now() + skew);
+      var left = Math.max(0, Math.ceil(ms / 1000));
       var n = clocks[i].querySelector("[data-countdown]");
       if (n) n.textContent = String(left);
+      var ring = clocks[i].querySelector(".ring-left");
+      var total = parseInt(clocks[i].getAttribute("data-seconds"), 10);
+      if (ring && total > 0) { // an attribute, not a style: the CSP allows it
+        ring.setAttribute("stroke-dashoffset", String(100 - Math.round(100 * Math.min(1, Math.max(0, ms / 1000 / total)))));
+      }
       if (left === 0) {
         var buttons = root.querySelectorAll("button.choice");
         for (var j = 0; j < buttons.length; j++) buttons[j].disabled = true;
@@ -42,17 +48,58 @@
     var el = document.getElementById(id);
     if (!el) return;
     var before = stageKey(el);
+    var wasExplaining = el.querySelector("form[data-explaining]");
+    var chosen = wasExplaining ? wasExplaining.getAttribute("data-explaining") : "";
     var area = el.querySelector("#explanation");
     var typed = area ? area.value : "";
     var focused = area && document.activeElement === area;
     el.innerHTML = html;
     fillCSRF(el);
     var again = el.querySelector("#explanation");
-    if (again && typed && stageKey(el) === before) {
+    var same = stageKey(el) === before;
+    if (again && typed && same) {
       again.value = typed;
       if (focused) again.focus();
     }
+    prepareExplain(el);
+    if (same && chosen) choose(el.querySelector("form[data-explain]"), chosen);
+    // A new step starts at the top: the projector shows the whole of it.
+    if (id === "stage" && !same) window.scrollTo(0, 0);
     tick();
+  }
+
+  // With explanations asked for, a tapped tile is chosen first; the
+  // explanation box and Send come after it. Without script the box is
+  // always there and a tile posts at once.
+  function prepareExplain(scope) {
+    var forms = scope.querySelectorAll("form[data-explain]");
+    for (var i = 0; i < forms.length; i++) {
+      var f = forms[i];
+      if (f.getAttribute("data-explain") === "off" || f.hasAttribute("data-prepared")) continue;
+      f.setAttribute("data-prepared", "");
+      var step = f.querySelector("[data-explain-step]");
+      if (step && !f.hasAttribute("data-explaining")) step.hidden = true;
+    }
+  }
+
+  function choose(form, letter) {
+    if (!form) return;
+    var step = form.querySelector("[data-explain-step]");
+    var send = form.querySelector("[data-send]");
+    if (!step || !send) return false;
+    form.setAttribute("data-explaining", letter);
+    step.hidden = false;
+    send.hidden = false;
+    send.value = letter;
+    var line = form.querySelector("[data-chosen-line]");
+    if (line) { line.hidden = false; line.querySelector("[data-chosen]").textContent = letter; }
+    var tiles = form.querySelectorAll("button.choice");
+    for (var i = 0; i < tiles.length; i++) {
+      tiles[i].setAttribute("aria-pressed", tiles[i].value === letter ? "true" : "false");
+    }
+    var box = form.querySelector("#explanation");
+    if (box) box.focus();
+    return true;
   }
 
   function showError(form, message) {
@@ -112,6 +159,11 @@
 
   root.addEventListener("submit", function (e) {
     var form = e.target;
+    var tile = e.submitter && e.submitter.classList.contains("choice");
+    if (tile && form.hasAttribute("data-prepared") && choose(form, e.submitter.value)) {
+      e.preventDefault(); // chosen: now the explanation, then Send
+      return;
+    }
     // Without a live stream nothing would redraw the page: let it post.
     if (!form.hasAttribute("data-async") || !source || !window.fetch) return;
     e.preventDefault();
@@ -138,6 +190,64 @@
       post(kept.action, data, null, [], null, 0);
     }
   }
+
+  // The presenter's keys. A clicker sends arrows and Page Down, so the
+  // "next" key does whatever the next step is: start, reveal, next, podium.
+  var help = document.getElementById("shortcut-help");
+  var helpReturn = null;
+  function toggleHelp(open) {
+    if (!help) return;
+    help.hidden = !open;
+    if (open) {
+      helpReturn = document.activeElement;
+      var close = help.querySelector("[data-help-close]");
+      if (close) close.focus();
+    } else if (helpReturn && helpReturn.focus) {
+      helpReturn.focus();
+    }
+  }
+  function press(key) {
+    var b = root.querySelector('#stage button[data-key~="' + key + '"]');
+    if (b && !b.disabled) b.click();
+    return !!b;
+  }
+  if (root.classList.contains("class-host")) {
+    document.addEventListener("keydown", function (e) {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      var t = e.target;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+      var k = e.key;
+      if (help && !help.hidden) {
+        if (k === "Escape" || k === "?") { e.preventDefault(); toggleHelp(false); }
+        return;
+      }
+      var onControl = t && (t.tagName === "BUTTON" || t.tagName === "SUMMARY" || t.tagName === "A");
+      if ((k === " " && !onControl) || k === "ArrowRight" || k === "PageDown") {
+        e.preventDefault();
+        press("next");
+      } else if (k === "r" || k === "R") {
+        press("reveal");
+      } else if (k === "l" || k === "L") {
+        press("leaderboard");
+      } else if (k === "a" || k === "A") {
+        press("auto");
+      } else if (k === "f" || k === "F") {
+        if (document.fullscreenElement) document.exitFullscreen();
+        else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(function () {});
+      } else if (k === "?") {
+        e.preventDefault();
+        toggleHelp(true);
+      } else if (k === "Escape") {
+        var open = root.querySelector("details.end-confirm[open]");
+        if (open) open.removeAttribute("open");
+      }
+    });
+    root.addEventListener("click", function (e) {
+      var t = e.target.closest ? e.target.closest("[data-help-open],[data-help-close]") : null;
+      if (t) toggleHelp(t.hasAttribute("data-help-open"));
+    });
+  }
+  prepareExplain(root);
 
   var url = root.getAttribute("data-events");
   if (url && window.EventSource) {

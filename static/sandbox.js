@@ -6,6 +6,7 @@
   "use strict";
 
   var STEP_MS = 700; // pause between events that take no simulated time
+  var MAX_WAIT_MS = 5000;
 
   document.addEventListener("DOMContentLoaded", function () {
     var tpl = document.getElementById("predict-tpl");
@@ -65,9 +66,11 @@
       this.list.removeChild(this.fallback[k]);
     }
     if (sec.dataset.replay === "true") {
+      // A replay plays through on its own, where the form left the page.
       this.queue = this.fallback.slice();
       this.ended = true;
       this.reveal();
+      this.toggle();
     } else {
       this.stream(sec.dataset.stream);
     }
@@ -164,7 +167,8 @@
     this.say((say ? say.textContent : "") + (move ? " " + move.textContent : ""));
     var delay = STEP_MS;
     if (li.dataset.kind === "wait") {
-      delay = Math.max(parseInt(li.dataset.waitMs, 10) || 0, STEP_MS);
+      // Long simulated waits (a coordinator's minute) play capped at 5 s.
+      delay = Math.min(Math.max(parseInt(li.dataset.waitMs, 10) || 0, STEP_MS), MAX_WAIT_MS);
       var bar = li.querySelector(".wait-bar span");
       if (bar) {
         bar.style.transitionDuration = delay / this.speed / 1000 + "s";

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/examsim/examsim"
 )
 
@@ -22,12 +20,12 @@ func (s *LearnerService) CreateAccount(ctx context.Context, username, password s
 	if _, ok := examsim.ParseRole(string(role)); !ok {
 		return nil, examsim.Errorf(examsim.EINVALID, "admin.error_bad_role", "Role", string(role))
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	hash, err := s.db.passwords.hash(password)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO learners (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)`,
-		username, string(hash), string(role), s.db.now().Format(time.RFC3339))
+	res, err := s.db.db.ExecContext(ctx, `INSERT INTO learners (username, username_key, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?)`,
+		username, examsim.NameKey(username), hash, string(role), s.db.now().Format(time.RFC3339))
 	if err != nil {
 		return nil, dbError(err)
 	}

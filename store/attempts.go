@@ -52,10 +52,10 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
 	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
 	res, err := db.ExecContext(ctx, `INSERT INTO attempts
-		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, a.Score, a.Band,
-		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID)
+		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID, a.ClassTitle)
 	if err != nil {
 		return dbError(err)
 	}
@@ -73,7 +73,7 @@ func nonNil[T any](s []T) []T {
 // attemptColumns are read from attemptsWithGrades: each attempt with its
 // teacher's regrade, if any.
 const attemptColumns = `a.id, a.learner_id, a.question_id, a.lang, a.choice, a.correct, a.explanation, a.score, a.band,
-	a.concepts, a.misconceptions, a.rubric_version, a.created_at, a.source, a.exam_id, ` + gradeColumns
+	a.concepts, a.misconceptions, a.rubric_version, a.created_at, a.source, a.exam_id, a.class_title, ` + gradeColumns
 
 const attemptsWithGrades = `attempts a LEFT JOIN human_grades g ON g.attempt_id = a.id`
 
@@ -85,7 +85,7 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 	var examID sql.NullInt64
 	var g gradeScan
 	if err := row.Scan(append([]any{&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
-		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID}, g.dest()...)...); err != nil {
+		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID, &a.ClassTitle}, g.dest()...)...); err != nil {
 		return nil, err
 	}
 	a.Human = g.grade(examsim.Target{Kind: examsim.TargetAttempt, ID: a.ID})

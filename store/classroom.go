@@ -220,12 +220,6 @@ func (s *ClassroomService) UpdateSessionState(ctx context.Context, cs *examsim.C
 	return dbError(err)
 }
 
-// NicknameKey folds a nickname for the uniqueness check: case-insensitive
-// and blind to spaces, so "Anh Minh" and "anhminh" are one name.
-func NicknameKey(nick string) string {
-	return strings.ToLower(strings.Join(strings.Fields(nick), ""))
-}
-
 func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) error {
 	p.JoinedAt = s.db.now()
 	var learner any
@@ -234,7 +228,7 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 	}
 	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_players
 		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		p.SessionID, p.Nickname, NicknameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
+		p.SessionID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
 	if isUnique(err) {
 		return examsim.Errorf(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
 	}
@@ -269,6 +263,17 @@ func (s *ClassroomService) ListPlayers(ctx context.Context, sessionID int64) ([]
 
 func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID int64) error {
 	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET kicked = 1 WHERE id = ? AND session_id = ?`, playerID, sessionID)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
+	}
+	return nil
+}
+
+func (s *ClassroomService) SetPlayerLang(ctx context.Context, sessionID, playerID int64, lang examsim.Lang) error {
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET lang = ? WHERE id = ? AND session_id = ?`, string(lang), playerID, sessionID)
 	if err != nil {
 		return dbError(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/examsim/examsim"
 )
 
 //go:embed migrations/*.sql
@@ -25,6 +27,8 @@ type DB struct {
 	db     *sql.DB
 	now    func() time.Time
 	memory bool // one connection only, or each would see its own database
+	// passwords hashes and checks passwords, at a cost tests may lower.
+	passwords passwordHasher
 }
 
 // Open opens (creating if needed) and migrates the database at path.
@@ -108,6 +112,41 @@ func (db *DB) migrate(ctx context.Context) error {
 	for _, name := range names {
 		if err := db.migrateFile(ctx, name); err != nil {
 			return fmt.Errorf("store: migration %s: %w", name, err)
+		}
+	}
+	return db.fillUsernameKeys(ctx)
+}
+
+// fillUsernameKeys gives every account made before migration 006 its
+// username key. One whose key is taken by another account keeps none: it
+// goes on working, and no new account can take a name like it. It is a
+// no-op (one indexed query) once every account has a key.
+func (db *DB) fillUsernameKeys(ctx context.Context) error {
+	rows, err := db.db.QueryContext(ctx, `SELECT id, username FROM learners WHERE username IS NOT NULL AND username_key IS NULL`)
+	if err != nil {
+		return fmt.Errorf("store: username keys: %w", err)
+	}
+	type account struct {
+		id   int64
+		name string
+	}
+	var todo []account
+	for rows.Next() {
+		var a account
+		if err := rows.Scan(&a.id, &a.name); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: username keys: %w", err)
+		}
+		todo = append(todo, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: username keys: %w", err)
+	}
+	for _, a := range todo {
+		_, err := db.db.ExecContext(ctx, `UPDATE learners SET username_key = ? WHERE id = ?`, examsim.NameKey(a.name), a.id)
+		if err != nil && !isUnique(err) {
+			return fmt.Errorf("store: username key of account %d: %w", a.id, err)
 		}
 	}
 	return nil

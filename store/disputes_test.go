@@ -289,3 +289,38 @@ func TestExamItemsCarryTheirRegrade(t *testing.T) {
 		t.Errorf("an unanswered item has a regrade: %+v", second.Human)
 	}
 }
+
+func TestFlagsFollowAMergeAndGoWithTheLearner(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ls, as, ds := store.NewLearnerService(db), store.NewAttemptService(db), store.NewDisputeService(db)
+	anon, _ := ls.CreateAnonymous(ctx)
+	account, err := ls.CreateAccount(ctx, "vyvy", "a less common passphrase", examsim.RoleLearner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Vietnamese, Choice: "B", Explanation: "lỗi validation"}
+	if err := as.CreateAttempt(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.FlagScore(ctx, &examsim.Flag{Target: attemptTarget(a), LearnerID: anon.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ls.MergeAnonymous(ctx, anon.ID, account.ID); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ds.FindFlag(ctx, attemptTarget(a)); err != nil || f == nil || f.LearnerID != account.ID {
+		t.Fatalf("the flag after the merge: %+v, %v", f, err)
+	}
+	if err := ls.DeleteLearner(ctx, account.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"score_flags", "human_grades"} {
+		if n := db.CountRows(t, table); n != 0 {
+			t.Errorf("%d rows left in %s after deleting the learner", n, table)
+		}
+	}
+}

@@ -12,3 +12,25 @@ func (db *DB) CountRows(tb testing.TB, table string) int {
 	}
 	return n
 }
+
+// ExecSQL runs a statement, for tests that set up what an older version
+// would have left in the database.
+func (db *DB) ExecSQL(tb testing.TB, query string, args ...any) {
+	tb.Helper()
+	if _, err := db.db.Exec(query, args...); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// QueryString reads one text value (NULL as "<null>").
+func (db *DB) QueryString(tb testing.TB, query string, args ...any) string {
+	tb.Helper()
+	var v *string
+	if err := db.db.QueryRow(query, args...).Scan(&v); err != nil {
+		tb.Fatal(err)
+	}
+	if v == nil {
+		return "<null>"
+	}
+	return *v
+}

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-sqlite3"
-	"golang.org/x/crypto/bcrypt"
 
 	"github.com/examsim/examsim"
 )
@@ -88,12 +87,13 @@ func (s *LearnerService) Register(ctx context.Context, id int64, username, passw
 	if err := ValidateCredentials(username, password); err != nil {
 		return nil, err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	hash, err := s.db.passwords.hash(password)
 	if err != nil {
 		return nil, err
 	}
 	res, err := s.db.db.ExecContext(ctx,
-		`UPDATE learners SET username = ?, password_hash = ? WHERE id = ? AND username IS NULL`, username, string(hash), id)
+		`UPDATE learners SET username = ?, username_key = ?, password_hash = ? WHERE id = ? AND username IS NULL`,
+		username, examsim.NameKey(username), hash, id)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -111,14 +111,13 @@ func (s *LearnerService) Authenticate(ctx context.Context, username, password st
 	err := s.db.db.QueryRowContext(ctx, `SELECT id, password_hash FROM learners WHERE username = ? AND password_hash IS NOT NULL`,
 		strings.TrimSpace(username)).Scan(&id, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		// Spend the same time as a real check.
-		_ = bcrypt.CompareHashAndPassword([]byte("$2a$10$7EqJtq98hPqEX7fNZaFWoOhi5BWX4Z0j5mJY6o2SkBuH3b/CZ8yBW"), []byte(password))
+		s.db.passwords.matches("", password) // the same time as a real check
 		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
 	}
 	if err != nil {
 		return nil, dbError(err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+	if !s.db.passwords.matches(hash, password) {
 		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
 	}
 	return s.FindLearner(ctx, id)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/store"
@@ -21,6 +22,9 @@ func MustOpenDB(tb testing.TB) *store.DB {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
+	if err := db.SetPasswordCost(bcrypt.MinCost); err != nil { // tests need no slow hashes
+		tb.Fatal(err)
+	}
 	return db
 }
 

@@ -85,6 +85,7 @@ type authzWorld struct {
 	clients map[string]*client
 	ids     map[string]int64
 	attempt string // the learner's attempt's path
+	grading string // the regrade page of the learner's attempt
 	exam    string // the learner's exam's path
 	quiz    string // the instructor's quiz's path
 	room    string // the instructor's session's path
@@ -118,6 +119,7 @@ func newAuthzWorld(t *testing.T) *authzWorld {
 	if p.status != http.StatusSeeOther || !strings.HasPrefix(w.attempt, "/attempts/") {
 		t.Fatalf("the learner's attempt: %d %q", p.status, w.attempt)
 	}
+	w.grading = "/class/grading/attempt/" + strings.TrimPrefix(w.attempt, "/attempts/")
 	w.exam = startExam(t, lena, url.Values{})
 	if p := lena.post("/sandbox", "/sandbox/predictions", url.Values{"scenario": {"empty"}, "agent": {"naive"}, "seed": {"1"},
 		"decision": {"1"}, "move": {"retry"}}); p.status != http.StatusSeeOther {
@@ -169,15 +171,16 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /":             get("/", everyone(ok)),
 		"GET /learn/:topic": get("/learn/structured-errors", everyone(ok)),
 
-		"GET /practice":        get("/practice", everyone(ok)),
-		"GET /practice/next":   get("/practice/next", everyone(see)),
-		"GET /practice/:id":    get("/practice/malformed-order-id", everyone(ok)),
-		"POST /practice/:id":   post("/practice/malformed-order-id", url.Values{"choice": {"A"}, "explanation": {"x"}}, everyone(see)),
-		"GET /attempts/:id":    get(w.attempt, only(ok, notFound, learner)),
-		"GET /me":              get("/me", everyone(ok)),
-		"GET /me/history.csv":  get("/me/history.csv", everyone(ok)),
-		"GET /me/history.json": get("/me/history.json", everyone(ok)),
-		"GET /me/delete":       get("/me/delete", everyone(ok)),
+		"GET /practice":           get("/practice", everyone(ok)),
+		"GET /practice/next":      get("/practice/next", everyone(see)),
+		"GET /practice/:id":       get("/practice/malformed-order-id", everyone(ok)),
+		"POST /practice/:id":      post("/practice/malformed-order-id", url.Values{"choice": {"A"}, "explanation": {"x"}}, everyone(see)),
+		"GET /attempts/:id":       get(w.attempt, only(ok, notFound, learner)),
+		"POST /attempts/:id/flag": post(w.attempt+"/flag", url.Values{"comment": {"authz flag"}}, only(see, notFound, learner)),
+		"GET /me":                 get("/me", everyone(ok)),
+		"GET /me/history.csv":     get("/me/history.csv", everyone(ok)),
+		"GET /me/history.json":    get("/me/history.json", everyone(ok)),
+		"GET /me/delete":          get("/me/delete", everyone(ok)),
 		// Without the confirmation word nothing is deleted: the form comes
 		// back to whoever has something to delete.
 		"POST /me/delete":      post("/me/delete", url.Values{"confirm": {"no"}}, everyone(422).with(notFound, anonymous)),
@@ -222,7 +225,12 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /class/s/:id/events":          {path: w.room + "/events", stream: true, want: only(ok, forbid, learner)},
 		"POST /class/s/:id/answer": {path: w.room + "/answer", form: url.Values{"index": {"0"}, "choice": {"A"}, "explanation": {"x"}},
 			accept: "application/json", phase: 1, want: only(ok, forbid, learner)},
-		"GET /admin/users": get("/admin/users", only(ok, forbid, admin).with(unauth, anonymous)),
+		// The review queue: a teacher regrades their own students' explanations
+		// (lena plays in the instructor's room); others' are not found.
+		"GET /class/grading":            get("/class/grading", teacherPage),
+		"GET /class/grading/:kind/:id":  get(w.grading, only(ok, forbid, instructor, admin).with(notFound, otherInstructor).with(unauth, anonymous)),
+		"POST /class/grading/:kind/:id": post(w.grading, url.Values{"band": {"2"}}, only(see, forbid, instructor, admin).with(notFound, otherInstructor).with(unauth, anonymous)),
+		"GET /admin/users":              get("/admin/users", only(ok, forbid, admin).with(unauth, anonymous)),
 		"POST /admin/users/:id/role": post("/admin/users/"+strconv.FormatInt(w.ids[otherLearner], 10)+"/role", url.Values{"role": {"learner"}},
 			only(see, forbid, admin).with(unauth, anonymous)),
 	}
@@ -270,9 +278,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// Text that only some actors may ever see.
 	secrets := map[string][]string{
-		"authz-secret-of-lena": {learner},             // her explanation
-		"Lena-zq":              {learner, instructor}, // her nickname in the room
-		"authz-secret-quiz":    {instructor},          // the quiz's title
+		"authz-secret-of-lena": {learner, instructor, admin}, // her explanation: her teacher and an admin may regrade it
+		"Lena-zq":              {learner, instructor},        // her nickname in the room
+		"authz-secret-quiz":    {instructor},                 // the quiz's title
 	}
 	seen := map[string]bool{}
 	for _, key := range keys {

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,6 +23,10 @@ import (
 type classState struct {
 	once    sync.Once
 	metrics http.Handler
+	// answerSeconds times an answer from its request reaching the handler
+	// to its acknowledgement (after commit), so a load test can set the
+	// server's share beside what its clients observed.
+	answerSeconds prometheus.Histogram
 
 	mu    sync.Mutex
 	frags map[int64]*roomFragments
@@ -40,6 +45,10 @@ func (s *Server) classroomState() *classState {
 		cs.frags = map[int64]*roomFragments{}
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+		cs.answerSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
+			Name: "answer_seconds", Help: "Time from an answer reaching the server to its acknowledgement, after commit.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)}) // 1 ms to about 6 s
+		reg.MustRegister(cs.answerSeconds)
 		if hub := s.Classroom; hub != nil {
 			gauge := func(name, help string, f func(classroom.Stats) float64) {
 				reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
@@ -107,6 +116,23 @@ func sseEvent(name string, html []byte) []byte {
 	}
 	b.WriteByte('\n')
 	return b.Bytes()
+}
+
+// stateEvent is a stage's phase, question and choices as JSON, for programs
+// that follow a room (the load generator) without reading its HTML.
+func stateEvent(v playView) []byte {
+	st := struct {
+		Phase   string   `json:"phase"`
+		Index   int      `json:"index"`
+		Choices []string `json:"choices,omitempty"`
+	}{Phase: v.Variant, Index: v.Index}
+	if q := v.question(); q != nil && (v.Variant == "question" || v.Variant == "assign") {
+		for _, o := range classroom.TextOf(q, v.Me.Player.Lang).Options {
+			st.Choices = append(st.Choices, o.Letter)
+		}
+	}
+	b, _ := json.Marshal(st) // strings and ints only: it cannot fail
+	return []byte("event: state\ndata: " + string(b) + "\n\n")
 }
 
 // renderFor renders a component for a page that is not the request's, e.g.

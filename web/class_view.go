@@ -195,6 +195,32 @@ func classPhaseLabel(ctx context.Context, s *examsim.ClassSession) string {
 	return t(ctx, "class.phase_"+string(s.Phase))
 }
 
+// optionGlyph is the shape that goes with an option's letter and colour.
+func optionGlyph(letter string) string {
+	switch letter {
+	case "A":
+		return "▲"
+	case "B":
+		return "◆"
+	case "C":
+		return "●"
+	case "D":
+		return "■"
+	case "E":
+		return "★"
+	}
+	return "⬟"
+}
+
+// ringOffset is how much of the countdown ring is used up (0 full, 100 empty).
+func ringOffset(now, deadline time.Time, seconds int) string {
+	if seconds <= 0 {
+		return "100"
+	}
+	left := deadline.Sub(now).Seconds() / float64(seconds)
+	return strconv.Itoa(100 - int(min(max(left, 0), 1)*100))
+}
+
 func classWhen(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 // classInlineHTML unwraps an option rendered as one paragraph, so it can sit

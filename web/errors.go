@@ -19,6 +19,7 @@ var statusOf = map[examsim.Code]int{
 	examsim.EFORBIDDEN:    http.StatusForbidden,
 	examsim.ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	examsim.ERATELIMIT:    http.StatusTooManyRequests,
+	examsim.ETIMEOUT:      http.StatusRequestTimeout,
 	examsim.EUNAVAILABLE:  http.StatusServiceUnavailable,
 	examsim.EINTERNAL:     http.StatusInternalServerError,
 }

@@ -233,12 +233,6 @@ func paletteClass(it *examsim.ExamItem, current int) string {
 	return c
 }
 
-// itemAttempt views an exam item's scored explanation as an attempt, for the
-// feedback helpers practice uses.
-func itemAttempt(it *examsim.ExamItem) *examsim.Attempt {
-	return &examsim.Attempt{Concepts: it.Concepts, Misconceptions: it.Misconceptions}
-}
-
 // examTopicTitle returns a topic's lesson title in the page language.
 func examTopicTitle(ctx context.Context, id string) string {
 	if bank := page(ctx).Bank; bank != nil {

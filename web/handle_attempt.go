@@ -7,29 +7,71 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
 )
 
 // handleAttempt shows the result of one of the learner's own attempts. Other
 // learners' attempts are reported as not found, so ids reveal nothing.
 func (s *Server) handleAttempt(c echo.Context) error {
-	notFound := examsim.Errorf(examsim.ENOTFOUND, "error.attempt_not_found")
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	learner := pageOf(c).Learner
-	if err != nil || learner == nil {
-		return notFound
-	}
-	a, err := s.Attempts.FindAttempt(c.Request().Context(), id)
+	a, err := s.ownAttempt(c)
 	if err != nil {
 		return err
 	}
-	if a.LearnerID != learner.ID {
-		return notFound
-	}
+	return s.renderAttempt(c, http.StatusOK, a, flagView{})
+}
+
+// renderAttempt shows an attempt with its feedback; form carries a flag
+// comment and its error back when the flag was refused.
+func (s *Server) renderAttempt(c echo.Context, status int, a *examsim.Attempt, form flagView) error {
 	q, ok := s.Bank.Question(a.QuestionID)
 	if !ok {
 		return examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", a.QuestionID)
 	}
-	return Render(c, http.StatusOK, AttemptPage(q, s.text(c, q), a, s.nextQuestion(q.ID)))
+	tx := s.text(c, q)
+	fb, err := s.attemptFeedback(c, q, tx, a, form)
+	if err != nil {
+		return err
+	}
+	return Render(c, status, AttemptPage(q, tx, a, s.nextQuestion(q.ID), fb))
+}
+
+// attemptFeedback builds an attempt's feedback with its flag state.
+func (s *Server) attemptFeedback(c echo.Context, q *questions.Question, tx *questions.Text, a *examsim.Attempt, form flagView) (feedbackView, error) {
+	se := attemptScored(a)
+	res, known := rescored(q, se)
+	fb := buildFeedback(tx, se, res, known)
+	fb.ID = "-" + strconv.FormatInt(a.ID, 10)
+	if s.Disputes == nil {
+		return fb, nil
+	}
+	flag, err := s.Disputes.FindFlag(c.Request().Context(), examsim.Target{Kind: examsim.TargetAttempt, ID: a.ID})
+	if err != nil {
+		return fb, err
+	}
+	form.Flag = flag
+	form.Action = attemptURL(a.ID) + "/flag"
+	fb.Flag = form
+	return fb, nil
+}
+
+func attemptURL(id int64) string { return "/attempts/" + strconv.FormatInt(id, 10) }
+
+// ownAttempt returns the attempt in the URL if it is the learner's own.
+func (s *Server) ownAttempt(c echo.Context) (*examsim.Attempt, error) {
+	notFound := examsim.Errorf(examsim.ENOTFOUND, "error.attempt_not_found")
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	learner := pageOf(c).Learner
+	if err != nil || learner == nil {
+		return nil, notFound
+	}
+	a, err := s.Attempts.FindAttempt(c.Request().Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if a.LearnerID != learner.ID {
+		return nil, notFound
+	}
+	return a, nil
 }
 
 // nextQuestion returns the id of the question after id in bank order.

@@ -113,14 +113,15 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		}
 		v.Variant = playVariant(snap, me, now)
 		chunks := [][]byte{clockEvent(now)}
-		stageKey := fmt.Sprintf("%d/%s/%d", snap.Version, v.Variant, v.Index)
+		page.Lang = me.Player.Lang // the student may switch language mid-quiz
+		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
 		if stageKey != sentStage {
-			frag, err := s.classroomState().fragment(room.ID, snap.Version, string(player.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
+			frag, err := s.classroomState().fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
 				func() ([]byte, error) {
 					shared := v
-					shared.Me = classroom.PlayerView{} // the shared stage must not carry anyone's data
+					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
 					html, err := renderFor(ctx, page, PlayStage(shared))
-					return sseEvent("stage", html), err
+					return append(sseEvent("stage", html), stateEvent(shared)...), err
 				})
 			if err != nil {
 				return err
@@ -187,7 +188,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		now := s.now()
 		v := hostView{Snap: snap, JoinURL: joinURL, Now: now}
 		chunks := [][]byte{clockEvent(now)}
-		stageKey := fmt.Sprintf("%d/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero())
+		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero(), snap.AutoReveal)
 		if stageKey != sentStage {
 			html, err := renderString(c, HostStage(v))
 			if err != nil {

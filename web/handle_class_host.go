@@ -58,6 +58,8 @@ func (s *Server) handleHostControl(c echo.Context) error {
 		err = room.End(ctx)
 	case "lock", "unlock":
 		err = room.SetLocked(ctx, c.FormValue("action") == "lock")
+	case "autoreveal_on", "autoreveal_off":
+		room.SetAutoReveal(c.FormValue("action") == "autoreveal_on")
 	case "kick":
 		id, perr := strconv.ParseInt(c.FormValue("player"), 10, 64)
 		if perr != nil {

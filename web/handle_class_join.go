@@ -70,11 +70,14 @@ func (s *Server) handleJoin(c echo.Context) error {
 		}
 		return fail(err)
 	}
-	var learnerID int64
-	if p.Learner != nil {
-		learnerID = p.Learner.ID
+	// A student without an account is the same anonymous learner as in
+	// practice, so their classroom answers are on /me and stay with them
+	// when they register or log in.
+	learner, err := s.ensureLearner(c)
+	if err != nil {
+		return err
 	}
-	player, token, err := room.Join(c.Request().Context(), form.Nickname, form.Lang, learnerID)
+	player, token, err := room.Join(c.Request().Context(), form.Nickname, form.Lang, learner.ID)
 	if err != nil {
 		return fail(err)
 	}

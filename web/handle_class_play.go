@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/examsim/examsim"
 )
@@ -21,6 +22,13 @@ func (s *Server) handlePlay(c echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, "/join")
 		}
 		return err
+	}
+	if lang := examsim.Lang(c.QueryParam("lang")); lang != "" && lang != player.Lang {
+		// The language switch: withLanguage has checked the language.
+		if err := room.SetLang(c.Request().Context(), player.ID, lang); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/play"))
 	}
 	v, err := s.playView(c, room.ID, player.ID)
 	if err != nil {
@@ -74,7 +82,11 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		return examsim.Errorf(examsim.EINVALID, "class.error_question_closed")
 	}
 	choice, explanation := c.FormValue("choice"), c.FormValue("explanation")
+	timer := prometheus.NewTimer(s.classroomState().answerSeconds) // wall-clock, for /metrics
 	a, err := room.Answer(c.Request().Context(), player.ID, index, choice, explanation)
+	if err == nil {
+		timer.ObserveDuration()
+	}
 	if err != nil {
 		var e *examsim.Error
 		if wantsAck(c) || !errors.As(err, &e) || (statusOf[e.Code] >= 500 && e.Code != examsim.EUNAVAILABLE) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,6 +16,8 @@ type examResultItem struct {
 	Q       *questions.Question // nil if the question left the bank
 	Tx      *questions.Text
 	Options []shownOption
+	// Feedback is the scored explanation with its flag form.
+	Feedback feedbackView
 }
 
 // conceptRow is one concept's line in a breakdown.
@@ -78,18 +81,41 @@ func (s *Server) handleExamResults(c echo.Context) error {
 				stats[concept] = row
 				order = append(order, concept)
 			}
-			row.Stat.Add(it.Correct, it.Explanation != "", it.Band)
+			row.Stat.Add(it.Correct, it.Explanation != "", it.EffectiveBand())
 		}
 		if v.OnlyWrong && it.Correct {
 			continue
 		}
 		tx := s.text(c, q)
-		v.Items = append(v.Items, examResultItem{Item: it, Q: q, Tx: tx, Options: shownOptions(it, tx)})
+		fb, err := s.itemFeedback(c, q, tx, it)
+		if err != nil {
+			return err
+		}
+		v.Items = append(v.Items, examResultItem{Item: it, Q: q, Tx: tx, Options: shownOptions(it, tx), Feedback: fb})
 	}
 	for _, id := range topicConceptOrder(s.Bank, order) {
 		v.Concepts = append(v.Concepts, *stats[id])
 	}
 	return Render(c, http.StatusOK, ExamResultsPage(v))
+}
+
+// itemFeedback builds an exam item's feedback; once the exam is submitted
+// an answered item is an attempt, and is flagged as one.
+func (s *Server) itemFeedback(c echo.Context, q *questions.Question, tx *questions.Text, it *examsim.ExamItem) (feedbackView, error) {
+	se := itemScored(it)
+	res, known := rescored(q, se)
+	fb := buildFeedback(tx, se, res, known)
+	fb.TestID = "item-"
+	if s.Disputes == nil || it.AttemptID == 0 {
+		return fb, nil
+	}
+	fb.ID = "-" + strconv.FormatInt(it.AttemptID, 10)
+	flag, err := s.Disputes.FindFlag(c.Request().Context(), examsim.Target{Kind: examsim.TargetAttempt, ID: it.AttemptID})
+	if err != nil {
+		return fb, err
+	}
+	fb.Flag = flagView{Flag: flag, Action: attemptURL(it.AttemptID) + "/flag", Back: flagBackExam}
+	return fb, nil
 }
 
 // topicConceptOrder sorts concept ids in the order their topics teach them,

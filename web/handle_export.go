@@ -41,7 +41,9 @@ type exportAttempt struct {
 	Correct        bool                 `json:"correct"`
 	Explanation    string               `json:"explanation"`
 	Score          int                  `json:"score"`
-	Band           int                  `json:"band"`
+	Band           int                  `json:"band"` // the band that counts: a teacher's regrade, else the automatic one
+	AutoBand       int                  `json:"auto_band"`
+	Regraded       bool                 `json:"regraded"`
 	Concepts       []examsim.ConceptHit `json:"concepts"`
 	Misconceptions []string             `json:"misconceptions"`
 	RubricVersion  int                  `json:"rubric_version"`
@@ -73,7 +75,9 @@ type exportExamItem struct {
 	Explanation string   `json:"explanation"`
 	Correct     bool     `json:"correct"`
 	Score       int      `json:"score"`
-	Band        int      `json:"band"`
+	Band        int      `json:"band"` // the band that counts, as for attempts
+	AutoBand    int      `json:"auto_band"`
+	Regraded    bool     `json:"regraded"`
 }
 
 type exportCard struct {
@@ -110,7 +114,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 		doc.Attempts = append(doc.Attempts, exportAttempt{
 			ID: a.ID, CreatedAt: a.CreatedAt, Source: a.Source, ExamID: a.ExamID, QuestionID: a.QuestionID,
 			QuestionTitle: title(a.QuestionID), Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-			Explanation: a.Explanation, Score: a.Score, Band: a.Band, Concepts: nonNilSlice(a.Concepts),
+			Explanation: a.Explanation, Score: a.Score, Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
+			Concepts:       nonNilSlice(a.Concepts),
 			Misconceptions: nonNilSlice(a.Misconceptions), RubricVersion: a.RubricVersion,
 		})
 	}
@@ -129,7 +134,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 		}
 		for _, it := range e.Items {
 			x.Items = append(x.Items, exportExamItem{Position: it.Position, QuestionID: it.QuestionID, OptionOrder: it.Options,
-				Choice: it.Choice, Flagged: it.Flagged, Explanation: it.Explanation, Correct: it.Correct, Score: it.Score, Band: it.Band})
+				Choice: it.Choice, Flagged: it.Flagged, Explanation: it.Explanation, Correct: it.Correct, Score: it.Score,
+				Band: it.EffectiveBand(), AutoBand: it.Band, Regraded: it.Human != nil})
 		}
 		doc.Exams = append(doc.Exams, x)
 	}

@@ -234,6 +234,16 @@ func resultOfCall(tr *sandbox.Trace, n int) (string, bool) {
 	return "", false
 }
 
+// toolOfCall returns which tool call n called.
+func toolOfCall(tr *sandbox.Trace, n int) (string, bool) {
+	for _, e := range tr.Events {
+		if e.Kind == sandbox.KindResult && e.Call == n {
+			return e.Tool, true
+		}
+	}
+	return "", false
+}
+
 func optionalInt(s, name string) (int, error) {
 	if s == "" {
 		return 0, nil
@@ -243,6 +253,25 @@ func optionalInt(s, name string) (int, error) {
 		return 0, examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", name)
 	}
 	return n, nil
+}
+
+// taxonomyRow maps one case onto the four categories and onto the
+// retryable / recoverable / fatal taxonomy; its case and advice are i18n
+// messages sandbox.taxonomy.case.<Case> and sandbox.taxonomy.do.<Case>.
+type taxonomyRow struct {
+	Case, Category, Retryable, Class string
+}
+
+var taxonomyRows = []taxonomyRow{
+	{"timeout", "transient", "true", "retryable"},
+	{"rate_limit", "transient", "true", "retryable"},
+	{"retries_exhausted", "transient", "true", "fatal"},
+	{"validation", "validation", "false", "recoverable"},
+	{"unfixable", "validation", "false", "fatal"},
+	{"business", "business", "false", "fatal"},
+	{"permission_switch", "permission", "false", "recoverable"},
+	{"permission_expired", "permission", "false", "fatal"},
+	{"empty", "—", "—", "—"},
 }
 
 // Small formatting helpers for the sandbox templates.

@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/examsim/examsim"
-	"github.com/examsim/examsim/sandbox"
 )
 
 // handleSandboxReplay replays an agent on a tool result the learner edited.
@@ -31,14 +30,15 @@ func (s *Server) handleSandboxReplay(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := resultOfCall(original, call); !ok {
+	tool, ok := toolOfCall(original, call)
+	if !ok {
 		return examsim.Errorf(examsim.EINVALID, "sandbox.error.no_such_call", "Call", call)
 	}
 	v := s.newSandboxPage(c, q)
 	text := c.FormValue("result")
 	v.Edit = &editView{Call: call, Text: text}
 
-	edited, perr := sandbox.ParseEditedResult(text)
+	edited, perr := s.Sandbox.CheckEditedResult(tool, text)
 	if perr != nil {
 		p := pageOf(c)
 		kv := []any{"Line", perr.Line, "Column", perr.Column}

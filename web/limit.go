@@ -3,12 +3,12 @@ package web
 import (
 	"math"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/unicode/norm"
+
+	"github.com/examsim/examsim"
 )
 
 // Limit is a token bucket: Burst tries at once, then one more every Every.
@@ -173,10 +173,10 @@ func (s *Server) limiters() *limits {
 	return ls
 }
 
-// accountKey is what the per-account login limit counts: usernames match
-// without regard to case, so neither may the limit.
+// accountKey is what the per-account login limit counts: usernames are one
+// name ignoring case and look-alikes, so the limit is too.
 func accountKey(username string) string {
-	k := strings.ToLower(norm.NFC.String(strings.TrimSpace(username)))
+	k := examsim.NameKey(username)
 	if len(k) > 64 {
 		k = k[:64]
 	}

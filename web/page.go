@@ -113,12 +113,7 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 		p := pageOf(c)
 		p.Catalog = s.Catalog
 		p.Bank = s.Bank
-		p.Lang = i18n.Negotiate(c.Request().Header.Get("Accept-Language"))
-		if ck, err := c.Cookie(langCookie); err == nil {
-			if l, ok := examsim.ParseLang(ck.Value); ok {
-				p.Lang = l
-			}
-		}
+		p.Lang = preferredLang(c.Request())
 		if q := c.QueryParam("lang"); q != "" {
 			l, ok := examsim.ParseLang(q)
 			if !ok {
@@ -132,6 +127,17 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Header().Add("Vary", "Accept-Language, Cookie")
 		return next(c)
 	}
+}
+
+// preferredLang is the language the visitor chose before (the cookie), else
+// the one their browser asks for, else English.
+func preferredLang(r *http.Request) examsim.Lang {
+	if ck, err := r.Cookie(langCookie); err == nil {
+		if l, ok := examsim.ParseLang(ck.Value); ok {
+			return l
+		}
+	}
+	return i18n.Negotiate(r.Header.Get("Accept-Language"))
 }
 
 // langURL returns the current URL switched to another language.

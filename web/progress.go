@@ -78,7 +78,7 @@ func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*e
 	for _, a := range attempts { // newest first
 		for _, c := range conceptsOf[a.QuestionID] {
 			if row := all[c]; row != nil {
-				row.Stat.Add(a.Correct, a.Explanation != "", a.Band)
+				row.Stat.Add(a.Correct, a.Explanation != "", a.EffectiveBand())
 			}
 		}
 		if latest[a.QuestionID] == nil {
@@ -165,7 +165,7 @@ func estimateReadiness(conceptsOf map[string][]string, topicOf map[string]string
 			if stats[c] == nil {
 				stats[c] = &examsim.ConceptStat{Concept: c}
 			}
-			stats[c].Add(a.Correct, a.Explanation != "", a.Band)
+			stats[c].Add(a.Correct, a.Explanation != "", a.EffectiveBand())
 		}
 	}
 	sum := 0.0

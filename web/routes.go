@@ -34,6 +34,7 @@ func (s *Server) routes() {
 	pages.GET("/practice/:id", s.handleQuestion)
 	pages.POST("/practice/:id", s.handleAnswer)
 	pages.GET("/attempts/:id", s.handleAttempt)
+	pages.POST("/attempts/:id/flag", s.handleFlagAttempt)
 	pages.GET("/me", s.handleMe)
 	pages.GET("/me/history.csv", s.handleExportCSV)
 	pages.GET("/me/history.json", s.handleExportJSON)
@@ -78,6 +79,10 @@ func (s *Server) routes() {
 	pages.GET("/class/s/:id/play", s.handlePlay)
 	pages.GET("/class/s/:id/events", s.handlePlayEvents)
 	pages.POST("/class/s/:id/answer", s.handlePlayAnswer)
+	// The review queue: flagged and unsure explanations, and regrading.
+	pages.GET("/class/grading", s.handleGradingQueue)
+	pages.GET("/class/grading/:kind/:id", s.handleGradingItem)
+	pages.POST("/class/grading/:kind/:id", s.handleRegrade)
 	pages.GET("/admin/users", s.handleAdminUsers)
 	pages.POST("/admin/users/:id/role", s.handleAdminRole)
 }

@@ -174,7 +174,7 @@ func TestSandboxStream(t *testing.T) {
 		}
 		kinds[step.Kind]++
 	}
-	if kinds["wait"] != 2 || kinds["request"] != 3 || kinds["outcome"] != 1 {
+	if kinds["wait"] != 1 || kinds["request"] != 2 || kinds["outcome"] != 1 {
 		t.Errorf("kinds = %v", kinds)
 	}
 	// Narration in the learner's language (Polish here).
@@ -273,6 +273,25 @@ func TestSandboxEditAndReplay(t *testing.T) {
 	r = replay(`{"content": [], "structuredContent": {"resultCount": 0}}`)
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "no isError field") {
 		t.Errorf("a result without isError: %d %q", r.status, r.text(`[data-testid=edit-error]`))
+	}
+	// Results a strict client would reject are refused, pointing at the field.
+	quota := "{\"isError\": true, \"content\": [],\n \"structuredContent\": {\"errorCategory\": \"quota\", \"isRetryable\": true, \"description\": \"d\", \"attempted_query\": \"q\"}}"
+	r = replay(quota)
+	if errEl := r.doc.Find(`[data-testid=edit-error]`); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(errEl.Text(), `"quota"`) || !strings.Contains(errEl.Text(), "Line 2") {
+		t.Errorf("errorCategory quota: %d %q", r.status, errEl.Text())
+	}
+	r = replay(`{"isError": true, "content": [], "structuredContent": {"errorCategory": "transient", "isRetryable": "yes"}}`)
+	if r.status != http.StatusUnprocessableEntity {
+		t.Errorf("isRetryable as a string: %d", r.status)
+	}
+	r = replay(`{"isError": true, "content": [], "structuredContent": {"errorCategory": "transient", "isRetryable": true}}`)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "outputSchema of lookup_customer") {
+		t.Errorf("an envelope without description and attempted_query: %d %q", r.status, r.text(`[data-testid=edit-error]`))
+	}
+	r = replay(`{"isError": false, "content": [{"type": "text", "text": "ok"}]}`)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.text(`[data-testid=edit-error]`), "structuredContent") {
+		t.Errorf("a success without structuredContent: %d %q", r.status, r.text(`[data-testid=edit-error]`))
 	}
 	r = replay(`{"isError": true, "content": [{"type": "text", "text": "Customer database unreachable"}],
 		"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": "timed out", "attempted_query": "q"}}`)
@@ -384,5 +403,46 @@ func TestMCPNewSessionsPerClientAndOrigins(t *testing.T) {
 	code, h := send("")
 	if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
 		t.Errorf("a third new session from one address: %d Retry-After %q, want 429 with a wait", code, h.Get("Retry-After"))
+	}
+}
+
+// TestSandboxScoreboardTaxonomyAndSilentSuppression: each played trace ends
+// with a scoreboard the two agents compare on; the page maps the four
+// categories onto retryable / recoverable / fatal; the silent scenario shows
+// the learner what the tools hid.
+func TestSandboxScoreboardTaxonomyAndSilentSuppression(t *testing.T) {
+	c := newClient(t, newServer(t))
+	for _, lang := range []string{"en", "vi", "pl", "th"} {
+		p := c.get("/sandbox?scenario=partial&agent=both&lang=" + lang)
+		if p.status != http.StatusOK {
+			t.Fatalf("%s: %d", lang, p.status)
+		}
+		structured := p.doc.Find(`[data-testid=trace-structured] [data-testid=scoreboard]`)
+		naive := p.doc.Find(`[data-testid=trace-naive] [data-testid=scoreboard]`)
+		if structured.Length() != 1 || naive.Length() != 1 {
+			t.Fatalf("%s: want one scoreboard per trace", lang)
+		}
+		if k, _ := structured.Attr("data-kept"); k != "10" {
+			t.Errorf("%s: the structured agent keeps all 10 sources, scoreboard says %s", lang, k)
+		}
+		if k, _ := naive.Attr("data-kept"); k != "0" {
+			t.Errorf("%s: the naive agent loses the six partial results, scoreboard says kept %s", lang, k)
+		}
+		rows := p.doc.Find(`[data-testid=taxonomy-row]`)
+		classes := map[string]int{}
+		rows.Each(func(_ int, r *goquery.Selection) { v, _ := r.Attr("data-class"); classes[v]++ })
+		if classes["retryable"] == 0 || classes["recoverable"] == 0 || classes["fatal"] == 0 {
+			t.Errorf("%s: the taxonomy table should use all three classes: %v", lang, classes)
+		}
+		if p.doc.Find(`[data-testid=taxonomy-fields]`).Length() != 1 || p.doc.Find(`[data-testid=connect-sessions]`).Length() != 1 {
+			t.Errorf("%s: the field-name note or the session guidance is missing", lang)
+		}
+	}
+	p := c.get("/sandbox?scenario=silent&agent=structured&lang=th")
+	if n := p.doc.Find(`[data-testid=hidden-failure]`).Length(); n != 2 {
+		t.Errorf("the silent scenario should reveal both hidden failures, shows %d", n)
+	}
+	if w, _ := p.doc.Find(`[data-testid=outcome]`).Attr("data-wrong"); w != "true" {
+		t.Error("the silent scenario's outcome should be marked wrong")
 	}
 }

@@ -69,9 +69,16 @@ type Config struct {
 	Classroom *classroom.Hub
 	Classes   examsim.ClassroomService
 	Accounts  examsim.AccountService
+	// Disputes stores learners' flags on their scores and teachers'
+	// regrades; flagging and the grading queue answer 404 without it.
+	Disputes examsim.DisputeService
 	// MetricsToken lets /metrics be read from other hosts with
 	// "Authorization: Bearer TOKEN"; from loopback it needs none.
 	MetricsToken string
+	// BodyTimeout is how long a request body may take to arrive once its
+	// headers have; zero means DefaultBodyTimeout. A client trickling a body
+	// is cut off with 408 rather than holding a connection for good.
+	BodyTimeout time.Duration
 	// BenchCeiling mounts GET /_ceiling, a fixed-bytes answer that load
 	// runs measure pages against (examsim serve --bench-ceiling). Off in
 	// production: it is of no use to anyone else.
@@ -107,6 +114,3 @@ func New(cfg Config) *Server {
 	s.routes()
 	return s
 }
-
-// ServeHTTP makes the server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }

@@ -5,53 +5,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/scoring"
 )
 
 const scoringMax = scoring.MaxExplanation
-
-// conceptLine is one line of explanation feedback.
-type conceptLine struct {
-	Hit   bool
-	Label string // the hint, in the page's language
-}
-
-// conceptFeedback pairs an attempt's stored concept verdicts with the hints
-// of the rubric in the page's language, so feedback follows the language
-// switch even for an attempt made in another language.
-func conceptFeedback(tx *questions.Text, a *examsim.Attempt) []conceptLine {
-	hints := map[string]string{}
-	for _, c := range tx.Rubric.Concepts {
-		hints[c.ID] = c.Hint
-	}
-	out := make([]conceptLine, 0, len(a.Concepts))
-	for _, c := range a.Concepts {
-		label := hints[c.ID]
-		if label == "" {
-			label = c.ID // the rubric changed since; the id still says something
-		}
-		out = append(out, conceptLine{Hit: c.Hit, Label: label})
-	}
-	return out
-}
-
-func misconceptionFeedback(tx *questions.Text, a *examsim.Attempt) []string {
-	why := map[string]string{}
-	for _, m := range tx.Rubric.Misconceptions {
-		why[m.ID] = m.Why
-	}
-	out := make([]string, 0, len(a.Misconceptions))
-	for _, id := range a.Misconceptions {
-		if w := why[id]; w != "" {
-			out = append(out, w)
-		} else {
-			out = append(out, id)
-		}
-	}
-	return out
-}
 
 func optionClass(letter, answer, choice string) string {
 	switch {

@@ -20,13 +20,14 @@ Usage:
   examsim questions check [DIR]
   examsim questions stats [DIR]
   examsim score --question ID --lang LANG   (explanation on stdin)
-  examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes)
+  examsim rescore [--db PATH] [--all]       (re-score attempts after a rubric changes; teachers' bands stay)
+  examsim scoring export [--db PATH] [--out DIR]
+                                            (teachers' regrades as labelled-corpus JSONL)
   examsim user add NAME --role learner|instructor|admin [--db PATH]   (password on stdin or asked for)
   examsim backup FILE [--db PATH] [--force] (a consistent copy, while the server runs)
-  examsim loadtest --url URL --instructor NAME --students N --rooms R --questions Q
-                                            (password in EXAMSIM_LOADTEST_PASSWORD)
-  examsim bench-web [--duration 10s] [--connections 200] [--bank-size 200,1000]
-                                            (startup, RSS and wrk against a local server; see BENCHMARKS.md)
+
+The load generator and benchmark driver are a separate command,
+examsim-bench (cmd/examsim-bench), so this binary links no test helpers.
 
 Run "examsim COMMAND --help" for a command's flags.
 `
@@ -104,14 +105,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runScore(args[1:], stdin, stdout, stderr)
 	case "rescore":
 		return runRescore(ctx, args[1:], stdout, stderr)
+	case "scoring":
+		return runScoring(ctx, args[1:], stdout, stderr)
 	case "user":
 		return runUser(ctx, args[1:], stdin, stdout, stderr)
-	case "loadtest":
-		windsDown.Store(true)
-		return runLoadtest(ctx, args[1:], stdout, stderr)
-	case "bench-web":
-		windsDown.Store(true)
-		return runBenchWeb(ctx, args[1:], stdout, stderr)
 	case "backup":
 		windsDown.Store(true)
 		return runBackup(ctx, args[1:], stdout, stderr)

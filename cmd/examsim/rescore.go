@@ -33,9 +33,12 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer db.Close()
 	attempts := store.NewAttemptService(db)
-	var seen, changed, skipped int
+	var seen, changed, skipped, human int
 	err = attempts.EachAttempt(ctx, func(a *examsim.Attempt) error {
 		seen++
+		if a.Human != nil {
+			human++ // UpdateScore writes the automatic verdict only: the teacher's band stays
+		}
 		q, ok := bank.Question(a.QuestionID)
 		if !ok || q.Text(a.Lang) == nil {
 			skipped++ // the question left the bank; keep the old verdict
@@ -59,5 +62,8 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 1
 	}
 	fmt.Fprintf(stdout, "rescored %d of %d attempts (%d skipped: question or language no longer in the bank)\n", changed, seen, skipped)
+	if human > 0 {
+		fmt.Fprintf(stdout, "%d attempts have a teacher's band, which counts instead of the automatic one and was left as it is\n", human)
+	}
 	return 0
 }

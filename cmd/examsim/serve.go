@@ -77,6 +77,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	}
+	release, err := store.LockForServing(*dbPath)
+	var inUse *store.InUseError
+	if errors.As(err, &inUse) {
+		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another file.\n", err)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
+		return 1
+	}
+	defer release() // after the database is closed: deferred first, run last
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
@@ -100,6 +111,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		MCPAllowedOrigins: origins,
 		Ping:              func(r *http.Request) error { return db.Ping(r.Context()) },
 		Classroom:         hub, Classes: classes, Accounts: store.NewLearnerService(db),
+		Disputes:     store.NewDisputeService(db),
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
 		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
 	})
@@ -108,7 +120,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", *addr, err)
 		return 1
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, TLSConfig: tlsConfig}
+	// Headers must arrive within 10 s and an idle keep-alive connection is
+	// closed after 2 minutes; a body must arrive within web.DefaultBodyTimeout
+	// (the handler times it). No ReadTimeout or WriteTimeout: either would
+	// end every event stream and long MCP call at that age.
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 64 << 10, TLSConfig: tlsConfig}
 	// Event streams never finish by themselves: end them, with a retry hint,
 	// when Shutdown begins, or they would hold it up.
 	srv.RegisterOnShutdown(handler.CloseStreams)

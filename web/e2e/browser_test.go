@@ -17,23 +17,13 @@ import (
 	"github.com/examsim/examsim/web/webtest"
 )
 
-// browser starts a headless Chromium for the test, or skips when there is
-// none outside CI (CI installs it; a skip there would hide a broken setup).
+// browser starts a headless Chromium for the test; it is skipped, or the
+// package fails in CI, when Chromium or the npm packages are missing
+// (TestMain).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	path := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no chromium on PATH; .ci/run installs it with apt-get install -y chromium")
-		}
-		t.Skip("no chromium on PATH: install it (apt-get install -y chromium) to run the browser tests")
-	}
+	requirePrerequisites(t)
+	path := chromiumPath(exec.LookPath)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox, // root in a container has no user namespace for the sandbox

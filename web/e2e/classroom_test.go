@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,7 +57,7 @@ func TestClassroomRoom(t *testing.T) {
 	for _, lang := range langs {
 		ctx := tab(t, b)
 		students[lang] = ctx
-		do(t, ctx, lang+" joins", chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile),
+		do(t, ctx, lang+" joins", chromedp.EmulateViewport(360, 640, chromedp.EmulateMobile),
 			chromedp.Navigate(app.URL+"/join?lang="+lang+"&code="+code),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-form]`)),
 			chromedp.SendKeys(chromedp.CSS(`[data-testid=join-nickname]`), nicks[lang]),
@@ -77,9 +79,12 @@ func TestClassroomRoom(t *testing.T) {
 			if got := text(t, ctx, `[data-testid=question-title]`); got != tx.Title {
 				t.Errorf("%s student sees %q, want %q", lang, got, tx.Title)
 			}
-			do(t, ctx, lang+" answers",
-				chromedp.SendKeys(chromedp.CSS(`[data-testid=explanation]`), explanations[lang]),
+			aboveFold(t, ctx, lang)
+			do(t, ctx, lang+" answers: a tile, then the explanation, then Send",
 				chromedp.Click(chromedp.CSS(`[data-testid=choice-`+q.Answer+`]`)),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=explanation]`)),
+				chromedp.SendKeys(chromedp.CSS(`[data-testid=explanation]`), explanations[lang]),
+				chromedp.Click(chromedp.CSS(`[data-testid=send-answer]`)),
 				chromedp.WaitVisible(chromedp.CSS(`[data-testid=stage-answered]`)))
 		}
 	}
@@ -161,4 +166,25 @@ func TestClassroomRoom(t *testing.T) {
 		t.Errorf("results list %d students (%v)", n, err)
 	}
 	checkAccessibility(t, host, "results")
+}
+
+// aboveFold checks a phone shows every answer tile without scrolling, and
+// no site navigation.
+func aboveFold(t *testing.T, ctx context.Context, who string) {
+	t.Helper()
+	bottom, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`Math.max(...[...document.querySelectorAll("button.choice")].map(b => b.getBoundingClientRect().bottom))`))
+	if err != nil {
+		t.Fatalf("%s: measuring the tiles: %v", who, err)
+	}
+	if dir := os.Getenv("E2E_SHOTS"); dir != "" {
+		if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+			_ = os.WriteFile(filepath.Join(dir, who+".png"), png, 0o644)
+		}
+	}
+	if bottom > 640 {
+		t.Errorf("%s: the last answer tile ends at %.0fpx, below a 640px phone's fold", who, bottom)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("header.top, [data-testid=nav-me]").length`)); n != 0 {
+		t.Errorf("%s: the play page shows the site navigation", who)
+	}
 }

@@ -16,23 +16,13 @@ import (
 )
 
 // inspectorBin returns the MCP Inspector installed by `make e2e-deps` (npm
-// ci in web/e2e). Without node it skips; in CI, or with node but no
-// install, a missing Inspector is a failure, not a skip.
+// ci in web/e2e); TestMain has checked it and node are there.
 func inspectorBin(t *testing.T) string {
 	t.Helper()
-	bin, _ := filepath.Abs(filepath.Join("node_modules", ".bin", "inspector"))
-	_, nodeErr := exec.LookPath("node")
-	if _, err := os.Stat(bin); err != nil {
-		if nodeErr != nil && os.Getenv("CI") == "" {
-			t.Skip("node and npm are not installed, so the MCP Inspector cannot run: install nodejs and npm, then run `make e2e-deps`")
-		}
-		t.Fatalf("the MCP Inspector is missing at %s: run `make e2e-deps` (npm ci in web/e2e)", bin)
-	}
-	if nodeErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is not on PATH; .ci/run needs nodejs and npm")
-		}
-		t.Skip("node is not installed, so the MCP Inspector cannot run: install nodejs and npm")
+	requirePrerequisites(t)
+	bin, err := filepath.Abs(filepath.Join("node_modules", ".bin", "inspector"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

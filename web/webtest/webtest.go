@@ -116,6 +116,7 @@ func Start(tb testing.TB, opts ...Option) *App {
 		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db),
 		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
 		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
+		Disputes: store.NewDisputeService(db),
 	}
 	for _, f := range o.configure {
 		f(&cfg)

@@ -1,0 +1,718 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+)
+
+// loadConfig is one load test: Rooms rooms of Students students each,
+// played through Questions questions over real HTTP.
+type loadConfig struct {
+	URL        string
+	Instructor string
+	Password   string
+	Students   int // per room
+	Rooms      int
+	Questions  int
+	// Think is the longest a student takes to answer; each waits a random
+	// time up to it, as a room does.
+	Think time.Duration
+	// Seconds is the time per question the quizzes give.
+	Seconds int
+	// Bank is the server's question bank, which the quizzes are built from.
+	Bank *questions.Bank
+	Log  io.Writer // progress notes; nil for none
+}
+
+// loadResult is what the summary line reports.
+type loadResult struct {
+	Students, Answers, Acked, Lost int
+	P50Submit, P99Submit           time.Duration
+	P99Fanout                      time.Duration
+	// ServerP99Submit is the p99 of the server's own answer histogram over
+	// the run (a bucket's upper bound); -1 when /metrics could not be read.
+	ServerP99Submit time.Duration
+	RSSMB           float64 // peak server RSS; -1 when /metrics could not be read
+}
+
+func (r loadResult) String() string {
+	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) }
+	rss := "unknown"
+	if r.RSSMB >= 0 {
+		rss = strconv.FormatFloat(r.RSSMB, 'f', 1, 64)
+	}
+	server := "unknown"
+	if r.ServerP99Submit >= 0 {
+		server = ms(r.ServerP99Submit)
+	}
+	return fmt.Sprintf("students=%d answers=%d acked=%d lost=%d p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s",
+		r.Students, r.Answers, r.Acked, r.Lost, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss)
+}
+
+func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := loadConfig{}
+	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:8080", "the running server's base URL")
+	fs.StringVar(&cfg.Instructor, "instructor", "", "an instructor account (make one with examsim user add NAME --role instructor); its password comes from EXAMSIM_LOADTEST_PASSWORD")
+	fs.IntVar(&cfg.Students, "students", 50, "students in each room")
+	fs.IntVar(&cfg.Rooms, "rooms", 1, "rooms played at once")
+	fs.IntVar(&cfg.Questions, "questions", 5, "questions each room plays")
+	fs.DurationVar(&cfg.Think, "think", 4*time.Second, "the longest a student takes to answer")
+	bankDir := fs.String("bank", "", "the server's question directory, when it was started with --questions (default: the embedded bank)")
+	verbose := fs.Bool("v", false, "print progress to stderr")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cfg.Password = os.Getenv("EXAMSIM_LOADTEST_PASSWORD")
+	switch {
+	case cfg.Instructor == "":
+		fmt.Fprintln(stderr, "examsim-bench loadtest: --instructor is required (make one with examsim user add NAME --role instructor)")
+		return 2
+	case cfg.Password == "":
+		fmt.Fprintln(stderr, "examsim-bench loadtest: set EXAMSIM_LOADTEST_PASSWORD to the instructor's password")
+		return 2
+	case cfg.Students < 1 || cfg.Rooms < 1 || cfg.Questions < 1:
+		fmt.Fprintln(stderr, "examsim-bench loadtest: --students, --rooms and --questions must be at least 1")
+		return 2
+	}
+	if *verbose {
+		cfg.Log = stderr
+	}
+	src, name := questions.Embedded()
+	if *bankDir != "" {
+		src, name = os.DirFS(*bankDir), *bankDir
+	}
+	if cfg.Bank, _ = questions.Load(src, name); cfg.Bank == nil {
+		fmt.Fprintf(stderr, "examsim-bench loadtest: the question bank %s does not load; check it with examsim questions check\n", name)
+		return 1
+	}
+	res, err := loadTest(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim-bench loadtest: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, res)
+	if res.Lost > 0 {
+		return 1
+	}
+	return 0
+}
+
+var (
+	rssLine       = regexp.MustCompile(`(?m)^process_resident_memory_bytes ([0-9.e+]+)$`)
+	answerBucket  = regexp.MustCompile(`(?m)^examsim_classroom_answer_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)$`)
+	loadExplained = map[string][]string{
+		"en": {"The tool should return isError with a category and isRetryable so the agent knows whether to retry.",
+			"A valid empty result is not an access failure, so retrying will not help.",
+			"Validation errors need the caller to fix the input; retrying the same request fails again."},
+		"vi": {"Tool nên trả về isError cùng loại lỗi và isRetryable để agent biết có nên thử lại hay không.",
+			"Kết quả rỗng hợp lệ không phải lỗi truy cập, nên thử lại không giúp gì."},
+		"pl": {"Narzędzie powinno zwrócić isError z kategorią i isRetryable, żeby agent wiedział, czy ponowić.",
+			"Prawidłowy pusty wynik to nie błąd dostępu, więc ponawianie nic nie da."},
+		"th": {"tool ควรส่ง isError พร้อมประเภทข้อผิดพลาดและ isRetryable เพื่อให้ agent รู้ว่าควร retry หรือไม่",
+			"ผลลัพธ์ว่างที่ถูกต้องไม่ใช่ access failure การ retry จึงไม่ช่วย"},
+	}
+	loadLangs = []string{"vi", "pl", "th", "en"}
+)
+
+// vuser is one simulated browser: its own cookies, the shared connections.
+type vuser struct {
+	base   string
+	client *http.Client // no redirects followed, so each step is checked
+	stream *http.Client // for event streams: no timeout
+}
+
+func newVUser(base string, tr *http.Transport) *vuser {
+	jar, _ := cookiejar.New(nil)
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &vuser{base: base,
+		client: &http.Client{Jar: jar, Transport: tr, Timeout: 60 * time.Second, CheckRedirect: noRedirect},
+		stream: &http.Client{Jar: jar, Transport: tr, CheckRedirect: noRedirect}}
+}
+
+func (u *vuser) get(ctx context.Context, path string) (int, string, http.Header, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
+	req.Header.Set("Accept", "text/html")
+	return u.do(req)
+}
+
+func (u *vuser) post(ctx context.Context, path string, form url.Values, json bool) (int, string, http.Header, error) {
+	req, _ := http.NewRequestWithContext(ctx, "POST", u.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if json {
+		req.Header.Set("Accept", "application/json")
+	} else {
+		req.Header.Set("Accept", "text/html")
+	}
+	return u.do(req)
+}
+
+func (u *vuser) do(req *http.Request) (int, string, http.Header, error) {
+	resp, err := u.client.Do(req)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header, err
+}
+
+// formToken fetches a page and returns the CSRF token the server set in
+// its cookie (the value every form echoes), reading no HTML.
+func (u *vuser) formToken(ctx context.Context, path string) (string, error) {
+	status, _, _, err := u.get(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	base, _ := url.Parse(u.base)
+	for _, c := range u.client.Jar.Cookies(base) {
+		if c.Name == "examsim_csrf" && status == 200 {
+			return c.Value, nil
+		}
+	}
+	return "", fmt.Errorf("GET %s: status %d, no CSRF cookie", path, status)
+}
+
+// roomRun is one room's shared state during the test.
+type roomRun struct {
+	id, code string
+	host     *vuser
+	started  []atomic.Int64 // unix nanos of each question's "next"
+	done     []chan struct{}
+	left     []atomic.Int64 // students yet to finish each question
+}
+
+type sample struct {
+	mu     sync.Mutex
+	submit []time.Duration
+	fanout []time.Duration
+}
+
+func (s *sample) add(submit, fanout time.Duration) {
+	s.mu.Lock()
+	if submit > 0 {
+		s.submit = append(s.submit, submit)
+	}
+	if fanout > 0 {
+		s.fanout = append(s.fanout, fanout)
+	}
+	s.mu.Unlock()
+}
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(math.Ceil(p/100*float64(len(s)))) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+// loadTest runs the test and returns its figures. Every student joins over
+// HTTP, holds the room's event stream, and answers each question when it
+// arrives there after a random think time; lost counts acknowledged
+// answers missing from the instructor's CSV export afterwards.
+func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
+	if cfg.Think <= 0 {
+		cfg.Think = 4 * time.Second
+	}
+	if cfg.Seconds == 0 {
+		cfg.Seconds = 120
+	}
+	logf := func(format string, a ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, "loadtest: "+format+"\n", a...)
+		}
+	}
+	base := strings.TrimRight(cfg.URL, "/")
+	total := cfg.Students * cfg.Rooms
+	tr := &http.Transport{
+		Proxy: nil, DialContext: (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns: 4 * total, MaxIdleConnsPerHost: 4 * total, IdleConnTimeout: 90 * time.Second, DisableCompression: true,
+	}
+	defer tr.CloseIdleConnections()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// Peak server memory, sampled through the whole run.
+	var peakRSS atomic.Uint64
+	rssErr := make(chan error, 1)
+	go func() {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		var last error
+		for {
+			if b, err := readRSS(ctx, base, tr); err == nil {
+				for old := peakRSS.Load(); b > old && !peakRSS.CompareAndSwap(old, b); old = peakRSS.Load() {
+				}
+			} else {
+				last = err
+			}
+			select {
+			case <-ctx.Done():
+				rssErr <- last
+				return
+			case <-t.C:
+			}
+		}
+	}()
+
+	beforeHist, histErr := readAnswerHistogram(ctx, base, tr)
+	host := newVUser(base, tr)
+	tok, err := host.formToken(ctx, "/login")
+	if err != nil {
+		return loadResult{}, err
+	}
+	status, _, _, err := host.post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {cfg.Instructor}, "password": {cfg.Password}}, false)
+	if err != nil || status != http.StatusSeeOther {
+		return loadResult{}, fmt.Errorf("logging in as %s: status %d %v (check the name and EXAMSIM_LOADTEST_PASSWORD)", cfg.Instructor, status, err)
+	}
+	if tok, err = host.formToken(ctx, "/class/quizzes/new"); err != nil {
+		return loadResult{}, fmt.Errorf("%w (is %s an instructor?)", err, cfg.Instructor)
+	}
+	var qids []string
+	for _, q := range cfg.Bank.Questions {
+		if inAllLangs(q) && len(qids) < cfg.Questions {
+			qids = append(qids, q.ID)
+		}
+	}
+	if len(qids) < cfg.Questions {
+		return loadResult{}, fmt.Errorf("the bank has only %d questions in all four languages; ask for fewer", len(qids))
+	}
+
+	rooms := make([]*roomRun, cfg.Rooms)
+	for r := range rooms {
+		form := url.Values{"_csrf": {tok}, "title": {fmt.Sprintf("Load test room %d", r+1)}, "seconds": {"120"},
+			"scoring": {"speed"}, "leaderboard": {"on"}, "explanations": {"optional"}, "action": {"save"}, "q": qids}
+		for i, id := range qids {
+			form.Set("order-"+id, strconv.Itoa(i+1))
+		}
+		status, body, hdr, err := host.post(ctx, "/class/quizzes", form, false)
+		if err != nil || status != http.StatusSeeOther {
+			return loadResult{}, fmt.Errorf("creating a quiz: status %d %v %s", status, err, excerptOf(body))
+		}
+		quizPath := strings.SplitN(hdr.Get("Location"), "?", 2)[0]
+		status, body, _, err = host.post(ctx, quizPath+"/sessions", url.Values{"_csrf": {tok}, "mode": {"live"}}, true)
+		var started struct {
+			ID   int64  `json:"id"`
+			Code string `json:"code"`
+		}
+		if err != nil || status != 200 || json.Unmarshal([]byte(body), &started) != nil {
+			return loadResult{}, fmt.Errorf("starting a session: status %d %v %s", status, err, excerptOf(body))
+		}
+		rr := &roomRun{id: strconv.FormatInt(started.ID, 10), code: started.Code, host: host,
+			started: make([]atomic.Int64, cfg.Questions), done: make([]chan struct{}, cfg.Questions), left: make([]atomic.Int64, cfg.Questions)}
+		for q := range rr.done {
+			rr.done[q] = make(chan struct{})
+			rr.left[q].Store(int64(cfg.Students))
+		}
+		rooms[r] = rr
+		// The presenter screen is open through the whole run, as in class.
+		go holdStream(ctx, host, "/class/s/"+rr.id+"/host/events", nil)
+	}
+	logf("%d rooms ready with %d questions; joining %d students", cfg.Rooms, cfg.Questions, total)
+
+	var (
+		answers, acked atomic.Int64
+		stats          sample
+		ackedMu        sync.Mutex
+		ackedSet       = map[string]map[[2]string]bool{} // room -> (nickname, question number)
+		joinErrs       atomic.Int64
+		firstErr       atomic.Value
+	)
+	for _, rr := range rooms {
+		ackedSet[rr.id] = map[[2]string]bool{}
+	}
+	finish := func(rr *roomRun, q int) {
+		if rr.left[q].Add(-1) == 0 {
+			close(rr.done[q])
+		}
+	}
+
+	type joined struct {
+		u    *vuser
+		rr   *roomRun
+		nick string
+		lang string
+		csrf string
+	}
+	students := make([]*joined, 0, total)
+	var mu sync.Mutex
+	sem := make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	for r, rr := range rooms {
+		for i := 0; i < cfg.Students; i++ {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				st := &joined{u: newVUser(base, tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
+				err := func() error {
+					tok, err := st.u.formToken(ctx, "/join?code="+rr.code)
+					if err != nil {
+						return err
+					}
+					status, body, hdr, err := st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {rr.code},
+						"nickname": {st.nick}, "lang": {st.lang}}, false)
+					if err != nil || status != http.StatusSeeOther {
+						return fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
+					}
+					if st.csrf, err = st.u.formToken(ctx, hdr.Get("Location")); err != nil {
+						return fmt.Errorf("play page: %w", err)
+					}
+					return nil
+				}()
+				if err != nil {
+					joinErrs.Add(1)
+					firstErr.CompareAndSwap(nil, err)
+					return
+				}
+				mu.Lock()
+				students = append(students, st)
+				mu.Unlock()
+			}()
+		}
+	}
+	wg.Wait()
+	if n := joinErrs.Load(); n > 0 {
+		return loadResult{}, fmt.Errorf("%d students could not join; the first: %v", n, firstErr.Load())
+	}
+	logf("%d students joined; opening their event streams", len(students))
+
+	// Each student holds their stream and answers each question it brings.
+	var ready sync.WaitGroup
+	var playing sync.WaitGroup
+	for _, st := range students {
+		ready.Add(1)
+		playing.Add(1)
+		seen := make([]bool, cfg.Questions)
+		questions := make(chan [2]any, cfg.Questions)
+		var once sync.Once
+		go holdStream(ctx, st.u, "/class/s/"+st.rr.id+"/events", func(event, data string, at time.Time) {
+			once.Do(ready.Done)
+			if event != "state" {
+				return
+			}
+			var state struct {
+				Phase   string   `json:"phase"`
+				Index   int      `json:"index"`
+				Choices []string `json:"choices"`
+			}
+			if json.Unmarshal([]byte(data), &state) != nil || state.Phase != "question" {
+				return
+			}
+			q := state.Index
+			if q < 0 || q >= cfg.Questions || seen[q] {
+				return
+			}
+			seen[q] = true
+			if t0 := st.rr.started[q].Load(); t0 > 0 {
+				stats.add(0, at.Sub(time.Unix(0, t0)))
+			}
+			questions <- [2]any{q, state.Choices}
+		})
+		go func() {
+			defer playing.Done()
+			rng := rand.New(rand.NewPCG(uint64(len(st.nick)), uint64(time.Now().UnixNano()))) // #nosec G404 G115 -- think times of simulated students
+			for got := 0; got < cfg.Questions; got++ {
+				var item [2]any
+				select {
+				case item = <-questions:
+				case <-ctx.Done():
+					return
+				}
+				q, letters := item[0].(int), item[1].([]string)
+				think := 300*time.Millisecond + time.Duration(rng.Int64N(int64(cfg.Think-300*time.Millisecond)+1))
+				select {
+				case <-time.After(think):
+				case <-ctx.Done():
+					return
+				}
+				if len(letters) > 0 {
+					choice := letters[rng.IntN(len(letters))]
+					pool := loadExplained[st.lang]
+					form := url.Values{"_csrf": {st.csrf}, "index": {strconv.Itoa(q)}, "choice": {choice},
+						"explanation": {pool[rng.IntN(len(pool))]}}
+					answers.Add(1)
+					t := time.Now()
+					status, body, _, err := st.u.post(ctx, "/class/s/"+st.rr.id+"/answer", form, true)
+					took := time.Since(t)
+					if err == nil && status == 200 && strings.Contains(body, `"ok":true`) {
+						acked.Add(1)
+						stats.add(took, 0)
+						ackedMu.Lock()
+						ackedSet[st.rr.id][[2]string{st.nick, strconv.Itoa(q + 1)}] = true
+						ackedMu.Unlock()
+					} else {
+						firstErr.CompareAndSwap(nil, fmt.Errorf("answer: status %d %v %s", status, err, excerptOf(body)))
+					}
+				}
+				finish(st.rr, q)
+			}
+		}()
+	}
+	ready.Wait()
+	logf("all streams open; playing")
+
+	// Each host plays its room: next, wait for every student, reveal.
+	var hosts sync.WaitGroup
+	hostErr := make(chan error, cfg.Rooms)
+	for _, rr := range rooms {
+		hosts.Add(1)
+		go func() {
+			defer hosts.Done()
+			control := func(action string, from int) error {
+				status, body, _, err := rr.host.post(ctx, "/class/s/"+rr.id+"/control",
+					url.Values{"_csrf": {tok}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
+				if err != nil || status != 200 {
+					return fmt.Errorf("host %s: status %d %v %s", action, status, err, excerptOf(body))
+				}
+				return nil
+			}
+			for q := 0; q < cfg.Questions; q++ {
+				rr.started[q].Store(time.Now().UnixNano())
+				if err := control("next", q-1); err != nil {
+					hostErr <- err
+					return
+				}
+				select {
+				case <-rr.done[q]:
+				case <-time.After(time.Duration(cfg.Seconds)*time.Second + cfg.Think):
+					logf("room %s question %d: %d students never answered", rr.id, q+1, rr.left[q].Load())
+				case <-ctx.Done():
+					return
+				}
+				if err := control("reveal", q); err != nil {
+					hostErr <- err
+					return
+				}
+			}
+			if err := control("next", cfg.Questions-1); err != nil { // the podium
+				hostErr <- err
+			}
+		}()
+	}
+	hosts.Wait()
+	close(hostErr)
+	if err := <-hostErr; err != nil {
+		return loadResult{}, err
+	}
+	playing.Wait()
+	logf("played; reading the results back")
+
+	// lost: acknowledged answers missing from the export.
+	res := loadResult{Students: len(students), Answers: int(answers.Load()), Acked: int(acked.Load())}
+	for _, rr := range rooms {
+		status, body, _, err := host.get(ctx, "/class/s/"+rr.id+"/results.csv")
+		if err != nil || status != 200 {
+			return loadResult{}, fmt.Errorf("export: status %d %v", status, err)
+		}
+		rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\uFEFF"))).ReadAll()
+		if err != nil || len(rows) == 0 {
+			return loadResult{}, fmt.Errorf("export: %v", err)
+		}
+		have := map[[2]string]bool{}
+		for _, row := range rows[1:] {
+			have[[2]string{row[0], row[2]}] = true
+		}
+		for k := range ackedSet[rr.id] {
+			if !have[k] {
+				res.Lost++
+			}
+		}
+	}
+	res.P50Submit, res.P99Submit = percentile(stats.submit, 50), percentile(stats.submit, 99)
+	res.P99Fanout = percentile(stats.fanout, 99)
+	res.ServerP99Submit = -1
+	if afterHist, err := readAnswerHistogram(ctx, base, tr); err == nil && histErr == nil {
+		res.ServerP99Submit = histogramQuantile(beforeHist, afterHist, 0.99)
+	} else {
+		logf("the server's answer histogram could not be read: %v %v", histErr, err)
+	}
+	cancel()
+	res.RSSMB = -1
+	if peak := peakRSS.Load(); peak > 0 {
+		res.RSSMB = float64(peak) / (1 << 20)
+	} else if err := <-rssErr; err != nil {
+		logf("server memory unknown: %v", err)
+	}
+	if res.Acked < res.Answers {
+		logf("%d answers were not acknowledged; the first: %v", res.Answers-res.Acked, firstErr.Load())
+	}
+	return res, nil
+}
+
+// holdStream reads an event stream until ctx ends, reconnecting as a
+// browser's EventSource does, and hands each event to on.
+func holdStream(ctx context.Context, u *vuser, path string, on func(event, data string, at time.Time)) {
+	for ctx.Err() == nil {
+		req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := u.stream.Do(req)
+		if err == nil && resp.StatusCode != 200 {
+			_ = resp.Body.Close() // the status is the error to report
+			err = errors.New(resp.Status)
+		}
+		if err == nil {
+			readEvents(resp.Body, on)
+			_ = resp.Body.Close() // read to its end or to a broken connection: nothing left to check
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func readEvents(r io.Reader, on func(event, data string, at time.Time)) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 8<<20)
+	var event string
+	var data bytes.Buffer
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if event != "" && on != nil {
+				on(event, data.String(), time.Now())
+			}
+			event = ""
+			data.Reset()
+		case strings.HasPrefix(line, "event: "):
+			event = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			if data.Len() > 0 {
+				data.WriteByte('\n')
+			}
+			data.WriteString(line[len("data: "):])
+		}
+	}
+}
+
+func inAllLangs(q *questions.Question) bool {
+	for _, l := range examsim.Langs {
+		if q.Text(l) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// readMetrics reads the server's Prometheus text from /metrics.
+func readMetrics(ctx context.Context, base string, tr *http.Transport) ([]byte, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	if tok := os.Getenv("EXAMSIM_METRICS_TOKEN"); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := (&http.Client{Transport: tr, Timeout: 5 * time.Second}).Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != 200 {
+		err = fmt.Errorf("/metrics: %s", resp.Status)
+	}
+	return b, err
+}
+
+// readRSS reads the server's resident memory from its /metrics.
+func readRSS(ctx context.Context, base string, tr *http.Transport) (uint64, error) {
+	b, err := readMetrics(ctx, base, tr)
+	if err != nil {
+		return 0, err
+	}
+	m := rssLine.FindSubmatch(b)
+	if m == nil {
+		return 0, errors.New("/metrics has no process_resident_memory_bytes")
+	}
+	f, err := strconv.ParseFloat(string(m[1]), 64)
+	return uint64(f), err
+}
+
+// histBucket is one cumulative bucket of a Prometheus histogram.
+type histBucket struct {
+	le    float64 // upper bound in seconds; +Inf for the last
+	count float64
+}
+
+// readAnswerHistogram reads the server's answer-time histogram.
+func readAnswerHistogram(ctx context.Context, base string, tr *http.Transport) ([]histBucket, error) {
+	b, err := readMetrics(ctx, base, tr)
+	if err != nil {
+		return nil, err
+	}
+	return parseHistogram(b)
+}
+
+func parseHistogram(b []byte) ([]histBucket, error) {
+	var out []histBucket
+	for _, m := range answerBucket.FindAllSubmatch(b, -1) {
+		le, err1 := strconv.ParseFloat(string(m[1]), 64) // ParseFloat reads "+Inf"
+		n, err2 := strconv.ParseFloat(string(m[2]), 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("/metrics: bad bucket %q", m[0])
+		}
+		out = append(out, histBucket{le, n})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("/metrics has no examsim_classroom_answer_seconds histogram")
+	}
+	return out, nil
+}
+
+// histogramQuantile returns the q-quantile of the answers counted between
+// two readings of a histogram, as the upper bound of the bucket it falls
+// in (so it errs high by at most one bucket's width, 25%).
+func histogramQuantile(before, after []histBucket, q float64) time.Duration {
+	if len(before) != len(after) || len(after) == 0 {
+		return -1
+	}
+	total := after[len(after)-1].count - before[len(before)-1].count
+	if total <= 0 {
+		return 0
+	}
+	for i := range after {
+		if after[i].count-before[i].count >= q*total {
+			if math.IsInf(after[i].le, 1) && i > 0 {
+				return time.Duration(after[i-1].le * float64(time.Second))
+			}
+			return time.Duration(after[i].le * float64(time.Second))
+		}
+	}
+	return -1
+}
+
+func excerptOf(s string) string {
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

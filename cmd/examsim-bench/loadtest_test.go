@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
+	"github.com/examsim/examsim/web/webtest"
+)
+
+// TestLoadtestSmall runs the load generator against a real server in this
+// process at a small size, so it cannot rot: every answer is acknowledged
+// and none is lost. Speed is not checked here; BENCHMARKS.md keeps that.
+func TestLoadtestSmall(t *testing.T) {
+	app := webtest.Start(t)
+	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
+		t.Fatal(err)
+	}
+	res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
+		Students: 50, Rooms: 1, Questions: 2, Think: time.Second, Bank: app.Bank})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(res)
+	if res.Students != 50 || res.Answers != 100 || res.Acked != 100 || res.Lost != 0 {
+		t.Errorf("result = %s; want 50 students, 100 answers, all acknowledged, none lost", res)
+	}
+	if res.ServerP99Submit <= 0 {
+		t.Errorf("the server's answer histogram was not read from /metrics: %s", res)
+	}
+	if res.RSSMB <= 0 {
+		t.Errorf("the server's memory was not read from /metrics: %s", res)
+	}
+	for _, field := range []string{"students=", "answers=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb="} {
+		if !strings.Contains(res.String(), field) {
+			t.Errorf("the summary line lacks %s: %s", field, res)
+		}
+	}
+}
+
+func TestLoadtestNeedsPassword(t *testing.T) {
+	t.Setenv("EXAMSIM_LOADTEST_PASSWORD", "")
+	var out, errBuf strings.Builder
+	code := run(context.Background(), []string{"loadtest", "--instructor", "x"}, &out, &errBuf)
+	errOut := errBuf.String()
+	if code != 2 || !strings.Contains(errOut, "EXAMSIM_LOADTEST_PASSWORD") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestHistogramQuantile reads the p99 of the answers between two readings
+// of the server's histogram, ignoring what was counted before.
+func TestHistogramQuantile(t *testing.T) {
+	const before = `examsim_classroom_answer_seconds_bucket{le="0.001"} 5
+examsim_classroom_answer_seconds_bucket{le="0.01"} 10
+examsim_classroom_answer_seconds_bucket{le="0.1"} 10
+examsim_classroom_answer_seconds_bucket{le="+Inf"} 10
+`
+	const after = `examsim_classroom_answer_seconds_bucket{le="0.001"} 5
+examsim_classroom_answer_seconds_bucket{le="0.01"} 108
+examsim_classroom_answer_seconds_bucket{le="0.1"} 110
+examsim_classroom_answer_seconds_bucket{le="+Inf"} 110
+`
+	b, err := parseHistogram([]byte(before))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := parseHistogram([]byte(after))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := histogramQuantile(b, a, 0.99); got != 100*time.Millisecond {
+		t.Errorf("p99 = %v, want 100ms (99 of the 100 new answers are under 10 ms, the 100th is not)", got)
+	}
+	if got := histogramQuantile(b, a, 0.5); got != 10*time.Millisecond {
+		t.Errorf("p50 = %v, want 10ms", got)
+	}
+	if _, err := parseHistogram([]byte("other_metric 1\n")); err == nil {
+		t.Error("a page without the histogram parsed")
+	}
+}
+
+// BenchmarkLoadtestInProcess plays one room of 2,000 students against a
+// server in this process, for profiling the whole path (go test -bench
+// LoadtestInProcess -benchtime 1x -cpuprofile cpu.out). The generator
+// shares the process, so read its figures beside the separate-process runs
+// in BENCHMARKS.md, not instead of them.
+func BenchmarkLoadtestInProcess(b *testing.B) {
+	app := webtest.Start(b)
+	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
+			Students: 2000, Rooms: 1, Questions: 3, Bank: app.Bank})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Log(res)
+	}
+}

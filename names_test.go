@@ -1,0 +1,34 @@
+package examsim_test
+
+import (
+	"testing"
+
+	"github.com/examsim/examsim"
+)
+
+func TestNameKey(t *testing.T) {
+	same := [][]string{
+		{"Alice", "alice", "ALICE", "Аlice" /* Cyrillic А */, "Ａｌｉｃｅ" /* full-width */, "Αlice" /* Greek Alpha */, "A l i c e", "Al\u200bice", "Al\u00adice", "АLІСЕ" /* Cyrillic А, І, С, Е */},
+		{"Anh Minh", "anhminh", "ANH MINH", "Anh\tMinh", "Аnh Мinh"},
+		{"Łukasz", "ŁUKASZ", "łukasz"},
+		{"Ánh", "A\u0301nh" /* decomposed */, "ÁNH", "\u0430\u0301nh" /* Cyrillic а + combining acute */},
+		{"Oskar", "Оskar", "Оѕkаr" /* Cyrillic О, ѕ, а */},
+		{"สมชาย", "สม ชาย"},
+	}
+	for _, group := range same {
+		want := examsim.NameKey(group[0])
+		for _, name := range group[1:] {
+			if got := examsim.NameKey(name); got != want {
+				t.Errorf("NameKey(%q) = %q, want %q as for %q", name, got, want, group[0])
+			}
+		}
+	}
+	different := [][2]string{
+		{"Anh", "Ánh"}, {"Minh", "Mình"}, {"Lucja", "Łucja"}, {"Ali", "All"}, {"สมชาย", "สมหญิง"}, {"Zosia", "Żosia"}, {"Student1", "Student2"},
+	}
+	for _, d := range different {
+		if examsim.NameKey(d[0]) == examsim.NameKey(d[1]) {
+			t.Errorf("%q and %q fold alike (%q), but are different names", d[0], d[1], examsim.NameKey(d[0]))
+		}
+	}
+}

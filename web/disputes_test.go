@@ -1,0 +1,213 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/store"
+)
+
+var attemptLocation = regexp.MustCompile(`^/attempts/([0-9]+)$`)
+
+// practise answers a question with an explanation and returns the attempt's
+// path and id.
+func practise(t *testing.T, c *client, qid, choice, expl string) (path, id string) {
+	t.Helper()
+	p := c.post("/practice/"+qid, "/practice/"+qid, url.Values{"choice": {choice}, "explanation": {expl}})
+	m := attemptLocation.FindStringSubmatch(p.header.Get("Location"))
+	if p.status != http.StatusSeeOther || m == nil {
+		t.Fatalf("answer %s: %d %q", qid, p.status, p.header.Get("Location"))
+	}
+	return m[0], m[1]
+}
+
+func TestFlagRegradeAndTheHumanBand(t *testing.T) {
+	a := newClassApp(t)
+	ines := a.account("ines", examsim.RoleInstructor)
+	ivan := a.account("ivan", examsim.RoleInstructor)
+	_, code := a.startSession(ines, "optional")
+	lena := a.account("lena", examsim.RoleLearner)
+	lena.get("/?lang=pl")
+	if p := lena.post("/join?code="+code, "/join", url.Values{"code": {code}, "nickname": {"Lena"}, "lang": {"pl"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("lena joins: %d", p.status)
+	}
+	attempt, id := practise(t, lena, "malformed-order-id", "B", "Coś z identyfikatorem")
+	before := lena.get(attempt)
+	autoBand := before.doc.Find("[data-testid=band]").AttrOr("data-band", "")
+	if before.doc.Find("[data-testid=flag-form]").Length() != 1 {
+		t.Fatal("the attempt page has no flag form")
+	}
+
+	// A comment over the limit comes back, kept, with a Polish message.
+	long := strings.Repeat("ż", examsim.MaxFlagComment+1)
+	p := lena.post(attempt, attempt+"/flag", url.Values{"comment": {long}})
+	if p.status != http.StatusUnprocessableEntity || p.doc.Find("textarea[name=comment]").Text() != long ||
+		!strings.Contains(p.text("[data-testid=form-error]"), "Twój komentarz jest za długi") {
+		t.Fatalf("an over-long comment: %d %q", p.status, p.text("[data-testid=form-error]"))
+	}
+	// Flagging twice is one flag; the first comment stays.
+	for _, comment := range []string{"Przecież to błąd walidacji", ""} {
+		p = lena.post(attempt, attempt+"/flag", url.Values{"comment": {comment}})
+		if p.status != http.StatusSeeOther || p.header.Get("Location") != attempt+"#flag-"+id {
+			t.Fatalf("flag: %d %q", p.status, p.header.Get("Location"))
+		}
+	}
+	flagged := lena.get(attempt)
+	if s := flagged.text("[data-testid=flag-status]"); !strings.Contains(s, "Zgłoszenie z") || flagged.text("[data-testid=flag-comment]") != "Przecież to błąd walidacji" {
+		t.Errorf("the flag's state: %q / %q", s, flagged.text("[data-testid=flag-comment]"))
+	}
+	if flagged.doc.Find("[data-testid=flag-form]").Length() != 0 {
+		t.Error("an open flag still offers the form")
+	}
+
+	// The teacher of lena's class sees it; another teacher does not.
+	row := func(c *client) int {
+		return c.get("/class/grading").doc.Find(`[data-testid=grading-row][data-kind=attempt][data-id="` + id + `"][data-flagged=true]`).Length()
+	}
+	if row(ines) != 1 {
+		t.Fatal("the flagged attempt is not in its teacher's queue")
+	}
+	if row(ivan) != 0 {
+		t.Error("another teacher sees the flagged attempt")
+	}
+	grading := "/class/grading/attempt/" + id
+	item := ines.get(grading)
+	if item.status != 200 || item.text("[data-testid=learner-note] p") != "Przecież to błąd walidacji" {
+		t.Fatalf("the regrade page: %d %q", item.status, item.text("[data-testid=learner-note]"))
+	}
+	if p := ivan.get(grading); p.status != http.StatusNotFound {
+		t.Errorf("another teacher's regrade page: %d", p.status)
+	}
+
+	// A band out of range comes back with the ticks kept.
+	ines.get("/?lang=th")
+	tick := item.doc.Find("input[name=concept]").First().AttrOr("value", "")
+	p = ines.post(grading, grading, url.Values{"band": {"7"}, "concept": {tick}})
+	if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.text("[data-testid=form-error]"), "เลือกระดับ 0 ถึง 3") ||
+		tick == "" || p.doc.Find(`input[name=concept][value="`+tick+`"]`).AttrOr("checked", "no") == "no" {
+		t.Fatalf("band 7: %d %q, tick %q not kept", p.status, p.text("[data-testid=form-error]"), tick)
+	}
+	if p := ines.post(grading, grading, url.Values{"band": {"2"}, "concept": {"no-such-concept"}}); p.status != http.StatusUnprocessableEntity {
+		t.Errorf("an unknown concept: %d", p.status)
+	}
+	p = ines.post(grading, grading, url.Values{"band": {"3"}})
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/class/grading?saved=3" {
+		t.Fatalf("regrade: %d %q %s", p.status, p.header.Get("Location"), p.text("[data-testid=form-error]"))
+	}
+	if row(ines) != 0 {
+		t.Error("the regraded attempt is still in the queue")
+	}
+
+	// lena now sees the teacher's band on the attempt, /me and her export.
+	after := lena.get(attempt)
+	if b := after.doc.Find("[data-testid=band]"); b.AttrOr("data-band", "") != "3" || b.AttrOr("data-human", "") != "true" {
+		t.Errorf("the attempt's band after the regrade: %q", b.AttrOr("data-band", ""))
+	}
+	if !strings.Contains(after.text("[data-testid=human-grade]"), "poziom 3") {
+		t.Errorf("the regrade note: %q", after.text("[data-testid=human-grade]"))
+	}
+	if after.doc.Find("[data-testid=flag-form]").Length() != 1 {
+		t.Error("a regraded score cannot be flagged again")
+	}
+	me := lena.get("/me").doc.Find("[data-testid=attempt-row] [data-testid=history-band]")
+	if me.AttrOr("data-band", "") != "3" || me.AttrOr("data-human", "") != "true" {
+		t.Errorf("/me shows band %q", me.AttrOr("data-band", ""))
+	}
+	var doc struct {
+		Attempts []struct {
+			Band     int  `json:"band"`
+			AutoBand int  `json:"auto_band"`
+			Regraded bool `json:"regraded"`
+		}
+	}
+	if err := json.Unmarshal([]byte(lena.get("/me/history.json").body), &doc); err != nil || len(doc.Attempts) != 1 {
+		t.Fatalf("export: %v", err)
+	}
+	if got := doc.Attempts[0]; got.Band != 3 || !got.Regraded || autoBand == "" || string(rune('0'+got.AutoBand)) != autoBand {
+		t.Errorf("the export: %+v (automatic band was %s)", got, autoBand)
+	}
+}
+
+func TestFlagFromTheExamReview(t *testing.T) {
+	a := newClassApp(t)
+	c := newClient(t, a.Server)
+	c.get("/?lang=th")
+	base := startExam(t, c, url.Values{"count": {"1"}})
+	q1 := base + "/q/1"
+	if p := c.post(q1, q1, url.Values{"choice": {"A"}, "explanation": {"ต้องตรวจ id ก่อน ไม่ควร retry"}, "go": {"review"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("answer: %d", p.status)
+	}
+	if p := c.post(base+"/review", base+"/submit", url.Values{}); p.status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.status)
+	}
+	results := c.get(base + "/results")
+	form := results.doc.Find("[data-testid=item-flag-form]")
+	action := form.AttrOr("action", "")
+	if form.Length() != 1 || !strings.HasPrefix(action, "/attempts/") || form.Find("input[name=back]").AttrOr("value", "") != "exam" {
+		t.Fatalf("the exam review's flag form: %d %q", form.Length(), action)
+	}
+	attemptID := strings.TrimSuffix(strings.TrimPrefix(action, "/attempts/"), "/flag")
+	p := c.post(base+"/results", action, url.Values{"comment": {"ฉันคิดว่าตอบถูก"}, "back": {"exam"}})
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != base+"/results#flag-"+attemptID {
+		t.Fatalf("flag from the exam: %d %q", p.status, p.header.Get("Location"))
+	}
+	if s := c.get(base + "/results").text("[data-testid=item-flag-status]"); !strings.Contains(s, "คุณแจ้งว่าคะแนนนี้ผิด") {
+		t.Errorf("the exam review's flag state: %q", s)
+	}
+	// Any other back goes to the attempt, never elsewhere.
+	if p := c.post("/exam", action, url.Values{"back": {"https://example.org/"}}); p.header.Get("Location") != "/attempts/"+attemptID+"#flag-"+attemptID {
+		t.Errorf("a foreign back: %q", p.header.Get("Location"))
+	}
+	// An admin sees a flag from outside any class; nobody else may flag it.
+	admin := a.account("ada", examsim.RoleAdmin)
+	if n := admin.get("/class/grading").doc.Find(`[data-testid=grading-row][data-id="` + attemptID + `"]`).Length(); n != 1 {
+		t.Errorf("the admin's queue lacks the exam flag")
+	}
+	other := newClient(t, a.Server)
+	if p := other.post("/exam", action, url.Values{}); p.status != http.StatusNotFound {
+		t.Errorf("flagging another learner's attempt: %d", p.status)
+	}
+}
+
+func TestRegradeAClassAnswer(t *testing.T) {
+	a := newClassApp(t)
+	ines := a.account("ines", examsim.RoleInstructor)
+	ivan := a.account("ivan", examsim.RoleInstructor)
+	room, code := a.startSession(ines, "optional")
+	student := a.join(code, "Łucja", "pl")
+	control(t, ines, room, "start", -1)
+	q, _ := a.Bank.Question(classQuestions[0])
+	if p := answer(t, student, room, 0, q.Answer, "Pusty wynik to nie błąd"); p.status != http.StatusOK {
+		t.Fatalf("the student's answer: %d %s", p.status, p.body)
+	}
+	sessionID, _ := strconv.ParseInt(strings.TrimPrefix(room, "/class/s/"), 10, 64)
+	// Answered means stored: the room acknowledges an answer once committed.
+	answers, err := store.NewClassroomService(a.DB).ListAnswers(context.Background(), sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != 1 {
+		t.Fatalf("%d answers stored", len(answers))
+	}
+	path := "/class/grading/answer/" + strconv.FormatInt(answers[0].ID, 10)
+	page := ines.get(path)
+	if page.status != http.StatusOK || !strings.Contains(page.text("[data-testid=regrade]"), "Łucja") {
+		t.Fatalf("the class answer's regrade page: %d", page.status)
+	}
+	if p := ivan.get(path); p.status != http.StatusNotFound {
+		t.Errorf("another teacher: %d", p.status)
+	}
+	if p := ines.post(path, path, url.Values{"band": {"2"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("regrade: %d %s", p.status, p.text("[data-testid=form-error]"))
+	}
+	if got := ines.get(path).text("[data-testid=already-regraded]"); !strings.Contains(got, "2") {
+		t.Errorf("the regrade page after saving: %q", got)
+	}
+}

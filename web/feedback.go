@@ -1,0 +1,245 @@
+package web
+
+import (
+	"slices"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
+)
+
+// scoredExplanation is what a practice attempt, an exam item and a class
+// answer share once scored: everything the feedback shows.
+type scoredExplanation struct {
+	Lang           examsim.Lang // the language it was written and scored in
+	Explanation    string
+	Score, Band    int
+	Concepts       []examsim.ConceptHit
+	Misconceptions []string
+	RubricVersion  int
+	Human          *examsim.HumanGrade
+}
+
+func attemptScored(a *examsim.Attempt) scoredExplanation {
+	return scoredExplanation{Lang: a.Lang, Explanation: a.Explanation, Score: a.Score, Band: a.Band, Concepts: a.Concepts,
+		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, Human: a.Human}
+}
+
+func itemScored(it *examsim.ExamItem) scoredExplanation {
+	return scoredExplanation{Lang: it.Lang, Explanation: it.Explanation, Score: it.Score, Band: it.Band, Concepts: it.Concepts,
+		Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion, Human: it.Human}
+}
+
+func gradableScored(g *examsim.Gradable) scoredExplanation {
+	return scoredExplanation{Lang: g.Lang, Explanation: g.Explanation, Score: g.Score, Band: g.Band, Concepts: g.Concepts,
+		Misconceptions: g.Misconceptions, RubricVersion: g.RubricVersion, Human: g.Human}
+}
+
+// Kinds of highlighted evidence.
+const (
+	evidenceConcept       = "concept"
+	evidenceMisconception = "misconception"
+)
+
+// textSegment is a run of the learner's explanation; Kind is "" for plain
+// text or the kind of evidence it is.
+type textSegment struct {
+	Text string
+	Kind string
+}
+
+type feedbackConcept struct {
+	Hit    bool
+	Label  string   // the hint, in the page's language
+	Quotes []string // the learner's words that showed it
+}
+
+type feedbackMisconception struct {
+	Why    string
+	Quotes []string
+}
+
+// feedbackView is a scored explanation as a page shows it.
+type feedbackView struct {
+	Explanation    string
+	Segments       []textSegment // the explanation, evidence marked
+	Score          int
+	Band           int // the band that counts
+	AutoBand       int
+	Human          *examsim.HumanGrade
+	Confidence     float64 // meaningful only when Known
+	Known          bool    // the scorer's verdict could be reproduced, so its confidence and evidence are known
+	Concepts       []feedbackConcept
+	Misconceptions []feedbackMisconception
+	// TestID prefixes the data-testid hooks: "" on the attempt page,
+	// "item-" in an exam's review.
+	TestID string
+	// ID makes element ids unique when a page shows several.
+	ID   string
+	Flag flagView
+}
+
+// Unsure reports whether the learner should read the verdict as a guess.
+func (f feedbackView) Unsure() bool {
+	return f.Human == nil && f.Known && f.Confidence < scoring.UnsureBelow
+}
+
+// flagView is the flag form or the state of a flag.
+type flagView struct {
+	Action  string // where the form posts; "" shows no form
+	Back    string // where to come back to after flagging
+	Flag    *examsim.Flag
+	Comment string // kept when the form comes back with an error
+	Error   string
+}
+
+// rescored scores the explanation again with its own rubric, to recover the
+// evidence and confidence that are not stored. It reports false when the
+// rubric has changed since or the scorer now reaches another verdict: then
+// nothing it says belongs to the stored score.
+func rescored(q *questions.Question, se scoredExplanation) (scoring.Result, bool) {
+	if q == nil || se.Explanation == "" {
+		return scoring.Result{}, false
+	}
+	tx := q.Text(se.Lang)
+	if tx == nil || tx.Rubric == nil || tx.Rubric.Version != se.RubricVersion {
+		return scoring.Result{}, false
+	}
+	res, err := tx.Rubric.Score(se.Explanation)
+	if err != nil || res.Band != se.Band || !slices.Equal(res.Hits(), se.Concepts) || !slices.Equal(res.MisconceptionIDs(), se.Misconceptions) {
+		return scoring.Result{}, false
+	}
+	return res, true
+}
+
+// buildFeedback pairs a scored explanation with the hints of the rubric in
+// the page's language (pageTx), and with its evidence and confidence when
+// the scorer can reproduce its verdict (res, from rescored).
+func buildFeedback(pageTx *questions.Text, se scoredExplanation, res scoring.Result, known bool) feedbackView {
+	f := feedbackView{Explanation: se.Explanation, Score: se.Score, Band: se.Band, AutoBand: se.Band, Human: se.Human,
+		Known: known && se.Human == nil, Confidence: res.Confidence}
+	hints, whys := map[string]string{}, map[string]string{}
+	if pageTx != nil && pageTx.Rubric != nil {
+		for _, c := range pageTx.Rubric.Concepts {
+			hints[c.ID] = c.Hint
+		}
+		for _, m := range pageTx.Rubric.Misconceptions {
+			whys[m.ID] = m.Why
+		}
+	}
+	label := func(m map[string]string, id string) string {
+		if s := m[id]; s != "" {
+			return s
+		}
+		return id // the rubric changed since; the id still says something
+	}
+	if se.Human != nil {
+		// The teacher's ticks replace the scorer's verdicts, and the
+		// scorer's evidence with them.
+		f.Band = se.Human.Band
+		for _, c := range se.Human.Concepts {
+			f.Concepts = append(f.Concepts, feedbackConcept{Hit: c.Hit, Label: label(hints, c.ID)})
+		}
+		f.Segments = []textSegment{{Text: se.Explanation}}
+		return f
+	}
+	var spans []markedSpan
+	for i, c := range se.Concepts {
+		fc := feedbackConcept{Hit: c.Hit, Label: label(hints, c.ID)}
+		if f.Known && c.Hit {
+			fc.Quotes = quotes(se.Explanation, res.Concepts[i].Evidence)
+			spans = appendSpans(spans, res.Concepts[i].Evidence, evidenceConcept)
+		}
+		f.Concepts = append(f.Concepts, fc)
+	}
+	for i, id := range se.Misconceptions {
+		fm := feedbackMisconception{Why: label(whys, id)}
+		if f.Known {
+			fm.Quotes = quotes(se.Explanation, res.Misconceptions[i].Evidence)
+			spans = appendSpans(spans, res.Misconceptions[i].Evidence, evidenceMisconception)
+		}
+		f.Misconceptions = append(f.Misconceptions, fm)
+	}
+	f.Segments = markEvidence(se.Explanation, spans)
+	return f
+}
+
+type markedSpan struct {
+	scoring.Span
+	Kind string
+}
+
+func appendSpans(out []markedSpan, spans []scoring.Span, kind string) []markedSpan {
+	for _, s := range spans {
+		out = append(out, markedSpan{s, kind})
+	}
+	return out
+}
+
+// validSpan reports whether s is a non-empty stretch of text that starts and
+// ends on character boundaries; anything else is ignored, never sliced.
+func validSpan(text string, s scoring.Span) bool {
+	return 0 <= s.Start && s.Start < s.End && s.End <= len(text) &&
+		utf8.RuneStart(text[s.Start]) && (s.End == len(text) || utf8.RuneStart(text[s.End]))
+}
+
+// quotes returns the learner's words each span covers, in order, once each.
+func quotes(text string, spans []scoring.Span) []string {
+	var out []string
+	for _, s := range spans {
+		if validSpan(text, s) && !slices.Contains(out, text[s.Start:s.End]) {
+			out = append(out, text[s.Start:s.End])
+		}
+	}
+	return out
+}
+
+// markEvidence cuts text into plain and highlighted runs. Overlapping
+// evidence merges; where a misconception's words overlap a concept's, the
+// misconception shows, as it is what decided the band.
+func markEvidence(text string, spans []markedSpan) []textSegment {
+	if text == "" {
+		return nil
+	}
+	kinds := make([]string, len(text))
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].Kind == evidenceConcept && spans[j].Kind != evidenceConcept })
+	for _, s := range spans {
+		if !validSpan(text, s.Span) {
+			continue
+		}
+		for i := s.Start; i < s.End; i++ {
+			kinds[i] = s.Kind
+		}
+	}
+	var out []textSegment
+	start := 0
+	for i := 1; i <= len(text); i++ {
+		if i == len(text) || kinds[i] != kinds[start] {
+			out = append(out, textSegment{Text: text[start:i], Kind: kinds[start]})
+			start = i
+		}
+	}
+	return out
+}
+
+// confidenceWord names a confidence for the learner: high, fair or low.
+func confidenceWord(c float64) string {
+	switch {
+	case c >= 0.8:
+		return "high"
+	case c >= scoring.UnsureBelow:
+		return "fair"
+	}
+	return "low"
+}
+
+// scoreTestID keeps the hooks the pages had before they shared this view:
+// score-value on the attempt page, item-score in an exam's review.
+func scoreTestID(prefix string) string {
+	if prefix == "" {
+		return "score-value"
+	}
+	return prefix + "score"
+}
