@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/examsim/examsim"
 )
@@ -167,6 +168,9 @@ type reading struct {
 	// answer by its letter: a misconception there is the option's claim,
 	// which the learner is discussing, unless they endorse it.
 	otherOption []int
+	// listed are keyword lists heading a sentence ("validation, isRetryable
+	// false, #NNNNN: ..."): terms named, not claims made.
+	listed []scope
 	// verdicts are the asserted verdicts ("is fine", "cũng ổn") of the text.
 	verdicts []span
 	// judged marks the words that judge use or need ("helps", "needed",
@@ -327,6 +331,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 	}
 	rd.soNen = x.soNenMask(lang)
+	rd.listed = x.keywordLists(rd.listed[:0])
 	rd.verdicts = rd.verdicts[:0]
 	for _, e := range spans(verdictTerms[lang], x) {
 		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
@@ -335,6 +340,41 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		rd.verdicts = append(rd.verdicts, e)
 	}
 	return rd
+}
+
+// keywordLists finds, in each sentence, a head of three or more short
+// comma-separated items ended by a colon or a dash, as in a keyword-stuffed
+// answer: "D: valid empty result, access failure, isError false — an empty
+// array always means...". Its words name terms; they assert nothing.
+func (x *textIndex) keywordLists(out []scope) []scope {
+	toks, text := x.toks, x.text
+	for i := 0; i < len(toks); {
+		j := i
+		for j+1 < len(toks) && toks[j+1].sent == toks[i].sent {
+			j++
+		}
+		commas, words, longest := 0, 1, 1
+		for k := i; k < j && k-i < 40; k++ {
+			gap := text[toks[k].end:toks[k+1].start]
+			if strings.ContainsAny(gap, ":—–") || strings.Contains(gap, " - ") {
+				if commas >= 2 && longest <= 4 {
+					out = append(out, scope{i, k, k, k})
+				}
+				break
+			}
+			if strings.Contains(gap, ",") {
+				commas++
+				words = 1
+				continue
+			}
+			if !toks[k].thai {
+				words++
+				longest = max(longest, words)
+			}
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // polishConditional reports whether a folded Polish word is a conditional

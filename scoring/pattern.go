@@ -399,7 +399,7 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
-			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) {
+			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) && !inAny(rd.listed, i) {
 				return true
 			}
 		}
