@@ -510,7 +510,13 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 			continue
 		}
 		bracket := tk.start > 0 && text[tk.start-1] == '('
-		if !bracket {
+		// "C won't fix tax either", "D zrzuca poprawkę na człowieka": a
+		// letter opening a sentence, followed by its verb, is the option as
+		// subject (English "A" is left out: it is the article).
+		subject := (i == 0 || x.toks[i-1].sent != tk.sent) && i+1 < len(x.toks) && x.toks[i+1].sent == tk.sent &&
+			x.toks[i+1].clause == tk.clause && !(r.Lang == examsim.English && text[tk.start] == 'A') &&
+			!strings.ContainsAny(text[tk.end:x.toks[i+1].start], ".:—–-")
+		if !bracket && !subject {
 			if cued == nil {
 				cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
 			}

@@ -116,6 +116,7 @@ var commonWords = func() map[string]bool {
 		"dlatego", "ponieważ", "poniewaz", "który", "ktory", "która", "ktora", "które", "ktore", "zawsze",
 		"jeszcze", "tylko", "wtedy", "trzeba", "można", "mozna", "należy", "nalezy", "powinien", "powinno",
 		"powinna", "bardzo", "czyli", "każdy", "kazdy", "każde", "kazde", "przez", "potem", "jakby", "gdyby",
+		"robić", "robic", "zrobić", "zrobic", "mówić", "mowic", "zawsze", "może", "moze",
 		// Vietnamese words are short; none needed.
 	} {
 		m[w] = true
