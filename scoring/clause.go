@@ -353,14 +353,20 @@ func (x *textIndex) keywordLists(out []scope) []scope {
 		for j+1 < len(toks) && toks[j+1].sent == toks[i].sent {
 			j++
 		}
-		commas, words, longest := 0, 1, 1
+		from, commas, words, longest := i, 0, 1, 1
 		for k := i; k < j && k-i < 40; k++ {
 			gap := text[toks[k].end:toks[k+1].start]
 			if strings.ContainsAny(gap, ":—–") || strings.Contains(gap, " - ") {
 				if commas >= 2 && longest <= 4 {
-					out = append(out, scope{i, k, k, k})
+					out = append(out, scope{from, k, k, k})
+					break
 				}
-				break
+				if k > from {
+					break
+				}
+				// "C: isError true, transient, ...": the list follows the letter.
+				from, commas, words, longest = k+1, 0, 1, 1
+				continue
 			}
 			if strings.Contains(gap, ",") {
 				commas++
@@ -528,6 +534,12 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		if inAny(rd.neg, i) || inAny(rd.refuted, i) {
 			refuted = true
 			continue
+		}
+		if cued == nil {
+			cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
+		}
+		if !bracket && subject && (i == 0 || !cued[i-1]) {
+			continue // "B ran fine": a letter may name a warehouse too
 		}
 		if inAny(rd.supposed, i) {
 			continue
