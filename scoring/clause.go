@@ -60,7 +60,7 @@ var cueLists = map[examsim.Lang]cueWords{
 			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
 		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
 		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
-		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave"},
+		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave", "throws_away", "throw_away", "breaks_as_soon", "hides", "loses"},
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if"},
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
@@ -467,7 +467,7 @@ var (
 		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
 	}
 	endorsements = map[examsim.Lang][]string{
-		examsim.English:    {"fine", "good", "works", "work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
+		examsim.English:    {"fine", "good", "works", "would_work", "would_also_work", "also_work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
 		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
 		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
 		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
@@ -546,7 +546,7 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		}
 		for _, e := range spans(endorsementTerms[r.Lang], x) {
 			if e.clause == tk.clause && e.start > tk.pos && e.start-tk.pos <= endorseWindow &&
-				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !negInClauses(rd.negCues, []span{e}) {
+				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !inAny(rd.consequence, e.first) && !negInClauses(rd.negCues, []span{e}) {
 				endorsed = true
 			}
 		}
