@@ -597,3 +597,29 @@ func endorsedMisconception(m *Misconception, x *textIndex, rd *reading) ([]span,
 	}
 	return nil, false
 }
+
+// chosenWrong reports whether the explanation opens by naming an option
+// other than the answer as its own choice: "C — six sources is plenty",
+// "D. Zacząć od nowa", "C, vì...", "B because...". Graders give an
+// explanation of a wrong option a 0 however well it is put.
+func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
+	if r.Answer == "" || len(x.toks) < 2 {
+		return false
+	}
+	tk := &x.toks[0]
+	if tk.end-tk.start != 1 || text[tk.start] < 'A' || text[tk.start] > 'D' || text[tk.start:tk.end] == r.Answer {
+		return false
+	}
+	if strings.TrimSpace(text[:tk.start]) != "" {
+		return false
+	}
+	gap := text[tk.end:x.toks[1].start]
+	if strings.ContainsAny(gap, ".,:;—–-") {
+		return !strings.Contains(gap, "?") // "Maybe C?" is a hedge
+	}
+	switch x.toks[1].fold {
+	case "because", "since", "vi", "bo", "poniewaz":
+		return true
+	}
+	return strings.HasPrefix(x.text[x.toks[1].start:], "เพราะ")
+}
