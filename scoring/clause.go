@@ -342,7 +342,8 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	return rd
 }
 
-// keywordLists finds, in each sentence, a head of three or more short
+// keywordLists finds, in each sentence, a head of three or more short (six
+// words at most)
 // comma-separated items ended by a colon or a dash, as in a keyword-stuffed
 // answer: "D: valid empty result, access failure, isError false — an empty
 // array always means...". Its words name terms; they assert nothing.
@@ -357,7 +358,7 @@ func (x *textIndex) keywordLists(out []scope) []scope {
 		for k := i; k < j && k-i < 40; k++ {
 			gap := text[toks[k].end:toks[k+1].start]
 			if strings.ContainsAny(gap, ":—–") || strings.Contains(gap, " - ") {
-				if commas >= 2 && longest <= 4 {
+				if commas >= 2 && longest <= 6 {
 					out = append(out, scope{from, k, k, k})
 					break
 				}
