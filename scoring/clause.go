@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/examsim/examsim"
 )
@@ -59,7 +60,7 @@ var cueLists = map[examsim.Lang]cueWords{
 			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
 		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
 		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
-		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave"},
+		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave", "throws_away", "throw_away", "breaks_as_soon", "hides", "loses"},
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if"},
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
@@ -167,6 +168,11 @@ type reading struct {
 	// answer by its letter: a misconception there is the option's claim,
 	// which the learner is discussing, unless they endorse it.
 	otherOption []int
+	// listed are keyword lists heading a sentence ("validation, isRetryable
+	// false, #NNNNN: ..."): terms named, not claims made.
+	listed []scope
+	// verdicts are the asserted verdicts ("is fine", "cũng ổn") of the text.
+	verdicts []span
 	// judged marks the words that judge use or need ("helps", "needed",
 	// "zadziała", "ช่วย").
 	judged []bool
@@ -325,7 +331,57 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 	}
 	rd.soNen = x.soNenMask(lang)
+	rd.listed = x.keywordLists(rd.listed[:0])
+	rd.verdicts = rd.verdicts[:0]
+	for _, e := range spans(verdictTerms[lang], x) {
+		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
+			continue
+		}
+		rd.verdicts = append(rd.verdicts, e)
+	}
 	return rd
+}
+
+// keywordLists finds, in each sentence, a head of three or more short (six
+// words at most)
+// comma-separated items ended by a colon or a dash, as in a keyword-stuffed
+// answer: "D: valid empty result, access failure, isError false — an empty
+// array always means...". Its words name terms; they assert nothing.
+func (x *textIndex) keywordLists(out []scope) []scope {
+	toks, text := x.toks, x.text
+	for i := 0; i < len(toks); {
+		j := i
+		for j+1 < len(toks) && toks[j+1].sent == toks[i].sent {
+			j++
+		}
+		from, commas, words, longest := i, 0, 1, 1
+		for k := i; k < j && k-i < 40; k++ {
+			gap := text[toks[k].end:toks[k+1].start]
+			if strings.ContainsAny(gap, ":—–") || strings.Contains(gap, " - ") {
+				if commas >= 2 && longest <= 6 {
+					out = append(out, scope{from, k, k, k})
+					break
+				}
+				if k > from {
+					break
+				}
+				// "C: isError true, transient, ...": the list follows the letter.
+				from, commas, words, longest = k+1, 0, 1, 1
+				continue
+			}
+			if strings.Contains(gap, ",") {
+				commas++
+				words = 1
+				continue
+			}
+			if !toks[k].thai {
+				words++
+				longest = max(longest, words)
+			}
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // polishConditional reports whether a folded Polish word is a conditional
@@ -341,7 +397,8 @@ func polishConditional(f string) bool {
 
 // cueEndMask marks the tokens where any of the cues ends.
 func (x *textIndex) cueEndMask(buf *[]bool, cues []term) []bool {
-	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	m := slices.Grow((*buf)[:0], len(x.toks))[:len(x.toks)]
+	clear(m)
 	for _, s := range spans(cues, x) {
 		m[s.last] = true
 	}
@@ -356,7 +413,8 @@ func opensQuote(toks []token, i int) bool {
 
 // cueMask marks the tokens where any of the cues starts.
 func (x *textIndex) cueMask(buf *[]bool, cues []term) []bool {
-	m := append((*buf)[:0], make([]bool, len(x.toks))...)
+	m := slices.Grow((*buf)[:0], len(x.toks))[:len(x.toks)]
+	clear(m)
 	for _, s := range spans(cues, x) {
 		m[s.first] = true
 	}
@@ -369,7 +427,8 @@ func (x *textIndex) cueMask(buf *[]bool, cues []term) []bool {
 // has its verb "là" or a cause ("vì", "do", "bởi"). "Agent nên retry" keeps
 // its "should".
 func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
-	m := append(x.rd.soNen[:0], make([]bool, len(x.toks))...)
+	m := slices.Grow(x.rd.soNen[:0], len(x.toks))[:len(x.toks)]
+	clear(m)
 	if lang != examsim.Vietnamese {
 		return m
 	}
@@ -409,7 +468,7 @@ var (
 		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
 	}
 	endorsements = map[examsim.Lang][]string{
-		examsim.English:    {"fine", "good", "works", "work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
+		examsim.English:    {"fine", "good", "works", "would_work", "would_also_work", "also_work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
 		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
 		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
 		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
@@ -458,7 +517,13 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 			continue
 		}
 		bracket := tk.start > 0 && text[tk.start-1] == '('
-		if !bracket {
+		// "C won't fix tax either", "D zrzuca poprawkę na człowieka": a
+		// letter opening a sentence, followed by its verb, is the option as
+		// subject (English "A" is left out: it is the article).
+		subject := (i == 0 || x.toks[i-1].sent != tk.sent) && i+1 < len(x.toks) && x.toks[i+1].sent == tk.sent &&
+			x.toks[i+1].clause == tk.clause && !(r.Lang == examsim.English && text[tk.start] == 'A') &&
+			!strings.ContainsAny(text[tk.end:x.toks[i+1].start], ".:—–-")
+		if !bracket && !subject {
 			if cued == nil {
 				cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
 			}
@@ -471,12 +536,18 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 			refuted = true
 			continue
 		}
+		if cued == nil {
+			cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
+		}
+		if !bracket && subject && (i == 0 || !cued[i-1]) {
+			continue // "B ran fine": a letter may name a warehouse too
+		}
 		if inAny(rd.supposed, i) {
 			continue
 		}
 		for _, e := range spans(endorsementTerms[r.Lang], x) {
 			if e.clause == tk.clause && e.start > tk.pos && e.start-tk.pos <= endorseWindow &&
-				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !negInClauses(rd.negCues, []span{e}) {
+				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !inAny(rd.consequence, e.first) && !negInClauses(rd.negCues, []span{e}) {
 				endorsed = true
 			}
 		}
@@ -488,13 +559,10 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 // clause, something named by at least two of a misconception's own words:
 // "quietly refunding £500 is a good shortcut", "chạy lại cả ba là cách gọn
 // nhất". It returns the endorsement's span as evidence.
-func endorsedMisconception(m *Misconception, lang examsim.Lang, x *textIndex, rd *reading) ([]span, bool) {
-	for _, e := range spans(verdictTerms[lang], x) {
+func endorsedMisconception(m *Misconception, x *textIndex, rd *reading) ([]span, bool) {
+	for _, e := range rd.verdicts {
 		if slices.Contains(rd.otherOption, x.toks[e.first].sent) {
 			continue // a lettered option's claim, judged by optionStance
-		}
-		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
-			continue
 		}
 		from := e.first
 		for from > 0 && x.toks[from-1].clause == x.toks[e.first].clause && x.toks[e.first].pos-x.toks[from-1].pos <= refuteBackward {
@@ -529,4 +597,30 @@ func endorsedMisconception(m *Misconception, lang examsim.Lang, x *textIndex, rd
 		}
 	}
 	return nil, false
+}
+
+// chosenWrong reports whether the explanation opens by naming an option
+// other than the answer as its own choice: "C — six sources is plenty",
+// "D. Zacząć od nowa", "C, vì...", "B because...". Graders give an
+// explanation of a wrong option a 0 however well it is put.
+func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
+	if r.Answer == "" || len(x.toks) < 2 {
+		return false
+	}
+	tk := &x.toks[0]
+	if tk.end-tk.start != 1 || text[tk.start] < 'A' || text[tk.start] > 'D' || text[tk.start:tk.end] == r.Answer {
+		return false
+	}
+	if strings.TrimSpace(text[:tk.start]) != "" {
+		return false
+	}
+	gap := text[tk.end:x.toks[1].start]
+	if strings.ContainsAny(gap, ".,:;—–-") {
+		return !strings.Contains(gap, "?") // "Maybe C?" is a hedge
+	}
+	switch x.toks[1].fold {
+	case "because", "since", "vi", "bo", "poniewaz":
+		return true
+	}
+	return strings.HasPrefix(x.text[x.toks[1].start:], "เพราะ")
 }

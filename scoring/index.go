@@ -15,6 +15,7 @@ import (
 // pooled, so scoring an explanation allocates little.
 type textIndex struct {
 	toks   []token
+	text   string // as given to indexText
 	words  []distinctWord
 	byNorm map[string]int   // norm → index into words
 	byFold map[string][]int // fold → indices into words
@@ -67,6 +68,7 @@ var indexPool = sync.Pool{New: func() any {
 func indexText(text string) *textIndex {
 	x := indexPool.Get().(*textIndex)
 	x.toks = tokenize(x.toks[:0], text)
+	x.text = text
 	clear(x.thaiWord[:])
 	for i := range x.toks {
 		var n int

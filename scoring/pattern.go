@@ -40,6 +40,9 @@ type term struct {
 	// must not be read inside อย่าง ("like", "-ly").
 	notBefore []string
 	ids       []int32 // each token's vocabulary number; see number
+	// direct says the phrase's later words are compared one by one rather
+	// than through masks: exact words and Thai letters compare cheaply.
+	direct bool
 	// modalNen is Vietnamese "nên", which means "should" or "so"; see soNenMask.
 	modalNen bool
 	// pair, when set, makes the term two words apart: a verb then a person
@@ -57,6 +60,13 @@ type pairTerm struct {
 // number gives the term's words their vocabulary numbers; call it again
 // after changing prefix or exact.
 func (t *term) number() {
+	t.direct = t.exact
+	if !t.direct && len(t.toks) > 1 {
+		t.direct = true
+		for _, tk := range t.toks[1:] {
+			t.direct = t.direct && tk.thai
+		}
+	}
 	t.ids = t.ids[:0]
 	for k := range t.toks {
 		t.ids = append(t.ids, wordID(wordKey{t.toks[k].norm, t.prefix && k == len(t.toks)-1, t.exact}))
@@ -156,7 +166,13 @@ func (t *term) matchesAt(text []token, i int, rest [][]bool) (span, bool) {
 		if text[i+k].pos-text[i+k-1].pos > wordUnits {
 			return span{}, false // a phrase may not cross a sentence end
 		}
-		if !rest[k-1][i+k] {
+		if rest == nil {
+			// Exact words and Thai letters compare directly: cheaper than
+			// a mask of the whole text for each of the phrase's words.
+			if !sameWord(&text[i+k], &t.toks[k], t.prefix && k == len(t.toks)-1, t.exact) {
+				return span{}, false
+			}
+		} else if !rest[k-1][i+k] {
 			return span{}, false
 		}
 	}
@@ -211,7 +227,7 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 // An everyday word is never read as a typo of another ("about" is not
 // "abort").
 func typoAllowed(got, want *token, exact bool) bool {
-	return !exact && got.latin && want.latin && len(want.fold) >= 5 && (got.plain || want.plain) && !commonWords[got.fold]
+	return !exact && got.latin && want.latin && len(want.fold) >= 5 && (got.plain || want.plain) && !got.common
 }
 
 // spans returns where any of a slot's alternatives matches.
@@ -232,10 +248,11 @@ func spans(slot []term, x *textIndex) []span {
 		if len(starts) == 0 {
 			continue
 		}
-		// Look the phrase's other words up once, not once per start: Thai
-		// phrases are many characters long and their first letters common.
+		// Look the phrase's other words up once, not once per start, when
+		// comparing them is costly (typo tolerance, folding).
 		rest := x.restMasks[:0]
-		for k := 1; k <= last; k++ {
+		direct := t.direct
+		for k := 1; k <= last && !direct; k++ {
 			m := x.mask(t.ids[k], &t.toks[k], t.prefix && k == last, t.exact)
 			if m == nil {
 				rest = nil
@@ -244,8 +261,11 @@ func spans(slot []term, x *textIndex) []span {
 			rest = append(rest, m)
 		}
 		x.restMasks = rest[:0]
-		if last > 0 && rest == nil {
+		if last > 0 && rest == nil && !direct {
 			continue
+		}
+		if direct {
+			rest = nil
 		}
 		for _, i := range starts {
 			if t.modalNen && x.skipNen != nil && x.skipNen[i] {
@@ -379,7 +399,7 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
-			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) {
+			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) && !inAny(rd.listed, i) {
 				return true
 			}
 		}

@@ -56,6 +56,11 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// "nên" after a cause means "so": not the misconception's "should".
 		{"malformed-order-id", "vi", "Mã bị sai định dạng nên chờ rồi gửi lại cũng vẫn lỗi, agent phải tự sửa mã theo #NNNNN.",
 			nil, []string{"transient-retry"}, 1, 3},
+		// The explanation of a wrong option, chosen in its first word.
+		{"rate-limited-research", "en", "C — six sources is plenty for most research, so the subagent can keep them and move on.",
+			nil, nil, 0, 0},
+		{"rate-limited-research", "pl", "C – sześć źródeł to dużo, podagent może je zachować i iść dalej.",
+			nil, nil, 0, 0},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},

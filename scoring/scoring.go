@@ -177,7 +177,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 		before := x.rejects
 		ev, ok := anyMatch(m.Patterns, x, rd, asMisconception)
 		if !ok {
-			ev, ok = endorsedMisconception(&m, r.Lang, x, rd)
+			ev, ok = endorsedMisconception(&m, x, rd)
 		}
 		if ok {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
@@ -196,7 +196,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 
 	switch {
-	case len(res.Misconceptions) > 0 || endorsed || sig.reversed:
+	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || r.chosenWrong(text, x):
 		// An endorsed misconception, another option endorsed by letter, or
 		// a key idea said the other way round ("retrying will help" where
 		// the rubric says it will not).

@@ -48,6 +48,10 @@ var escalateSynonyms = func() []term {
 			if err != nil {
 				panic("scoring: bad synonym " + w + ": " + err.Error())
 			}
+			// Exact: dozens of synonyms would otherwise each scan the
+			// text for typos, and everyday verbs are typed right.
+			t.exact = true
+			t.number()
 			out = append(out, t)
 		}
 		return out

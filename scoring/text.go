@@ -28,6 +28,7 @@ type token struct {
 	clause int  // clauses end at commas, colons, dashes and brackets as well as sentence ends
 	sent   int  // sentences end at full stops, ! ? ; and line breaks
 	quoted bool // inside quotation marks: words quoted, not the learner's own claim
+	common bool // an everyday word, never read as a typo of another (see commonWords)
 	// start and end are byte offsets of the word in the text given to tokenize.
 	start, end int
 }
@@ -81,7 +82,7 @@ func tokenize(toks []token, text string) []token {
 				normBuf = append(normBuf, byte(r)) // #nosec G115 -- the word is ASCII (checked above)
 			}
 			n := string(normBuf)
-			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause, sent: sent, quoted: quoted, start: wStart, end: wEnd})
+			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause, sent: sent, quoted: quoted, common: len(n) >= 4 && commonWords[n], start: wStart, end: wEnd})
 		} else {
 			latin := true
 			for _, r := range word {
@@ -93,7 +94,7 @@ func tokenize(toks []token, text string) []token {
 				}
 			}
 			n, f := string(normBuf), string(foldBuf)
-			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause, sent: sent, quoted: quoted, start: wStart, end: wEnd})
+			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause, sent: sent, quoted: quoted, common: latin && commonWords[f], start: wStart, end: wEnd})
 		}
 		pos += wordUnits
 		word = word[:0]
