@@ -230,6 +230,15 @@ func kindQuery(k examsim.TargetKind) (query, scope, id string) {
 	return gradableAttempts, attemptScope, "a.id"
 }
 
+// openFlagged narrows a kind's query to its open flags, through the flags'
+// own index rather than a scan of every explanation.
+func openFlagged(k examsim.TargetKind) string {
+	if k == examsim.TargetClassAnswer {
+		return ` AND c.id IN (SELECT class_answer_id FROM score_flags WHERE resolved_at IS NULL AND class_answer_id IS NOT NULL)`
+	}
+	return ` AND a.id IN (SELECT attempt_id FROM score_flags WHERE resolved_at IS NULL AND attempt_id IS NOT NULL)`
+}
+
 func (s *DisputeService) queryGradable(ctx context.Context, kind examsim.TargetKind, sql string, args ...any) ([]*examsim.Gradable, error) {
 	rows, err := s.db.db.QueryContext(ctx, sql, args...)
 	if err != nil {
@@ -279,7 +288,7 @@ func (s *DisputeService) ListGradable(ctx context.Context, scope examsim.Grading
 	var out []*examsim.Gradable
 	for _, kind := range []examsim.TargetKind{examsim.TargetAttempt, examsim.TargetClassAnswer} {
 		query, scopeSQL, id := kindQuery(kind)
-		flagged, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NOT NULL AND f.resolved_at IS NULL`, scopeArgs(scope)...)
+		flagged, err := s.queryGradable(ctx, kind, query+scopeSQL+openFlagged(kind), scopeArgs(scope)...)
 		if err != nil {
 			return nil, err
 		}
