@@ -85,7 +85,7 @@ func (s *DisputeService) FlagScore(ctx context.Context, f *examsim.Flag) error {
 	if f.CreatedAt.IsZero() {
 		f.CreatedAt = s.db.now()
 	}
-	// #nosec G201 -- col is one of two fixed column names, never input.
+	// #nosec G202 -- col is one of two fixed column names, never input.
 	_, err = s.db.db.ExecContext(ctx, `INSERT INTO score_flags (learner_id, `+col+`, comment, created_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (`+col+`) WHERE `+col+` IS NOT NULL DO UPDATE SET
 			comment = CASE WHEN excluded.comment <> '' THEN excluded.comment ELSE score_flags.comment END,
@@ -100,7 +100,7 @@ func (s *DisputeService) FindFlag(ctx context.Context, t examsim.Target) (*exams
 		return nil, err
 	}
 	var fs flagScan
-	// #nosec G201 -- col is one of two fixed column names, never input.
+	// #nosec G202 -- col is one of two fixed column names, never input.
 	err = s.db.db.QueryRowContext(ctx, `SELECT `+flagColumns+` FROM score_flags f WHERE `+col+` = ?`, t.ID).Scan(fs.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -143,14 +143,14 @@ func (s *DisputeService) Regrade(ctx context.Context, g *examsim.HumanGrade) err
 	}
 	concepts, _ := json.Marshal(nonNil(g.Concepts))
 	grader := sql.NullInt64{Int64: g.GraderID, Valid: g.GraderID != 0}
-	// #nosec G201 -- col is one of two fixed column names, never input.
+	// #nosec G202 -- col is one of two fixed column names, never input.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO human_grades (`+col+`, band, concepts, grader_id, graded_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (`+col+`) WHERE `+col+` IS NOT NULL DO UPDATE SET
 			band = excluded.band, concepts = excluded.concepts, grader_id = excluded.grader_id, graded_at = excluded.graded_at`,
 		g.Target.ID, g.Band, string(concepts), grader, formatTime(g.GradedAt)); err != nil {
 		return dbError(err)
 	}
-	// #nosec G201 -- col is one of two fixed column names, never input.
+	// #nosec G202 -- col is one of two fixed column names, never input.
 	if _, err := tx.ExecContext(ctx, `UPDATE score_flags SET resolved_at = ? WHERE `+col+` = ? AND resolved_at IS NULL`,
 		formatTime(g.GradedAt), g.Target.ID); err != nil {
 		return dbError(err)

@@ -205,12 +205,18 @@ func markEvidence(text string, spans []markedSpan) []textSegment {
 	kindNames := []string{"", evidenceConcept, evidenceMisconception}
 	kinds := make([]uint8, len(text)) // an index into kindNames per byte
 	for _, s := range spans {
-		k := slices.Index(kindNames, s.Kind)
-		if k < 1 || !validSpan(text, s.Span) {
+		var k uint8
+		switch s.Kind {
+		case evidenceConcept:
+			k = 1
+		case evidenceMisconception:
+			k = 2 // outranks a concept where they overlap
+		}
+		if k == 0 || !validSpan(text, s.Span) {
 			continue
 		}
 		for i := s.Start; i < s.End; i++ {
-			kinds[i] = max(kinds[i], uint8(k)) // a misconception outranks a concept
+			kinds[i] = max(kinds[i], k)
 		}
 	}
 	var out []textSegment
