@@ -2,7 +2,6 @@ package web
 
 import (
 	"slices"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/examsim/examsim"
@@ -203,21 +202,28 @@ func markEvidence(text string, spans []markedSpan) []textSegment {
 	if text == "" {
 		return nil
 	}
-	kinds := make([]string, len(text))
-	sort.SliceStable(spans, func(i, j int) bool { return spans[i].Kind == evidenceConcept && spans[j].Kind != evidenceConcept })
+	kindNames := []string{"", evidenceConcept, evidenceMisconception}
+	kinds := make([]uint8, len(text)) // an index into kindNames per byte
 	for _, s := range spans {
-		if !validSpan(text, s.Span) {
+		var k uint8
+		switch s.Kind {
+		case evidenceConcept:
+			k = 1
+		case evidenceMisconception:
+			k = 2 // outranks a concept where they overlap
+		}
+		if k == 0 || !validSpan(text, s.Span) {
 			continue
 		}
 		for i := s.Start; i < s.End; i++ {
-			kinds[i] = s.Kind
+			kinds[i] = max(kinds[i], k)
 		}
 	}
 	var out []textSegment
 	start := 0
 	for i := 1; i <= len(text); i++ {
 		if i == len(text) || kinds[i] != kinds[start] {
-			out = append(out, textSegment{Text: text[start:i], Kind: kinds[start]})
+			out = append(out, textSegment{Text: text[start:i], Kind: kindNames[kinds[start]]})
 			start = i
 		}
 	}
