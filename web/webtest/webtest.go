@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/questions"
@@ -76,6 +78,17 @@ func (c *Clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// embeddedBank and catalogs are parsed once per test binary and shared by
+// every app it starts: both are read-only once loaded, and parsing the bank
+// for each test server was a quarter of the web tests' CPU time.
+var (
+	embeddedBank = sync.OnceValues(func() (*questions.Bank, questions.Problems) {
+		fsys, name := questions.Embedded()
+		return questions.Load(fsys, name)
+	})
+	catalogs = sync.OnceValues(i18n.Load)
+)
+
 // Start starts the app and stops it when the test ends.
 func Start(tb testing.TB, opts ...Option) *App {
 	tb.Helper()
@@ -89,15 +102,19 @@ func Start(tb testing.TB, opts ...Option) *App {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = db.Close() }) // the test is over: nothing reads it again
+	// Tests need no slow hashes: bcrypt at its default cost was 43% of the
+	// web tests' CPU time.
+	if err := db.SetPasswordCost(bcrypt.MinCost); err != nil {
+		tb.Fatal(err)
+	}
 	bank := o.bank
 	if bank == nil {
-		fsys, name := questions.Embedded()
 		var problems questions.Problems
-		if bank, problems = questions.Load(fsys, name); len(problems) > 0 {
+		if bank, problems = embeddedBank(); len(problems) > 0 {
 			tb.Fatalf("the embedded bank has problems:\n%s", problems.Error())
 		}
 	}
-	catalog, err := i18n.Load()
+	catalog, err := catalogs()
 	if err != nil {
 		tb.Fatal(err)
 	}
