@@ -28,10 +28,10 @@ const (
 
 // ToolInfo is what the console shows about a tool.
 type ToolInfo struct {
-	Name, Title, Description string
+	Name, Title, Description  string
 	InputSchema, OutputSchema json.RawMessage // indented
-	ExampleArgs                string          // indented JSON
-	ExampleMeta                string
+	ExampleArgs               string          // indented JSON
+	ExampleMeta               string
 }
 
 // Tools describes the sandbox's tools in ToolNames order.

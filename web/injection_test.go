@@ -274,7 +274,7 @@ func (a *injectionApp) fields() []injectionField {
 				// Inside a valid result: the agent is replayed on it.
 				text, _ := json.Marshal(payload)
 				good := replay(`{"isError": true, "content": [{"type": "text", "text": ` + string(text) + `}],
-					"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": ` + string(text) + `}}`)
+					"structuredContent": {"errorCategory": "transient", "isRetryable": true, "description": ` + string(text) + `, "attempted_query": "q"}}`)
 				if good.status != http.StatusOK {
 					t.Errorf("a valid result holding %q: %d %s", payload, good.status, good.text("[data-testid=edit-error]"))
 				}
