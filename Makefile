@@ -24,11 +24,16 @@ test: e2e-deps
 	$(GO) run ./cmd/examsim questions check
 	$(GO) test -race -count=1 ./...
 
-# axe-core for the accessibility checks in the browser tests.
-e2e-deps: web/e2e/node_modules/axe-core/axe.min.js
+# axe-core for the accessibility checks in the browser tests, and the MCP
+# conformance suite with the Node 22 it needs (both local, from npm).
+e2e-deps: web/e2e/node_modules/axe-core/axe.min.js web/e2e/conformance/node_modules/.bin/conformance
 
 web/e2e/node_modules/axe-core/axe.min.js: web/e2e/package.json web/e2e/package-lock.json
 	cd web/e2e && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web/e2e/conformance/node_modules/.bin/conformance: web/e2e/conformance/package.json web/e2e/conformance/package-lock.json
+	cd web/e2e/conformance && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Static checks, as CI runs them: go vet, staticcheck and gosec at pinned

@@ -88,3 +88,10 @@ func indent(b []byte) json.RawMessage {
 	}
 	return out.Bytes()
 }
+
+// clear forgets the messages recorded so far.
+func (r *recorder) clear() {
+	r.mu.Lock()
+	r.sent, r.received = nil, nil
+	r.mu.Unlock()
+}

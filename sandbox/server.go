@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -50,6 +51,9 @@ type Sandbox struct {
 	server   *mcp.Server
 	sessions *sessionTable
 	outputs  map[string]*jsonschema.Resolved // each tool's outputSchema, for the result editor
+
+	consoleOnce sync.Once
+	console     *Console
 }
 
 // New returns a sandbox with its five tools and the default session limits.

@@ -9,6 +9,7 @@
   var MAX_WAIT_MS = 5000;
 
   document.addEventListener("DOMContentLoaded", function () {
+    addCopyButtons(document.getElementById("copy-tpl"));
     var tpl = document.getElementById("predict-tpl");
     var traces = document.querySelectorAll("section.trace[data-agent]");
     for (var i = 0; i < traces.length; i++) {
@@ -18,6 +19,27 @@
       }
     }
   });
+
+  // addCopyButtons puts a copy button before each block of wire JSON.
+  function addCopyButtons(tpl) {
+    if (!tpl || !navigator.clipboard) return;
+    var blocks = document.querySelectorAll("pre[data-copy]");
+    for (var i = 0; i < blocks.length; i++) {
+      (function (pre) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "button copy";
+        b.setAttribute("data-testid", "copy");
+        b.textContent = msg(tpl, "copy");
+        b.addEventListener("click", function () {
+          navigator.clipboard.writeText(pre.textContent).then(function () {
+            b.textContent = msg(tpl, "copied");
+          }, function () {});
+        });
+        pre.parentNode.insertBefore(b, pre);
+      })(blocks[i]);
+    }
+  }
 
   function msg(tpl, name) {
     var el = tpl && tpl.content.querySelector('[data-msg="' + name + '"]');

@@ -204,6 +204,8 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /sandbox":              get("/sandbox?scenario=empty&agent=structured", everyone(ok)),
 		"GET /sandbox/stream":       {path: "/sandbox/stream?scenario=empty&agent=structured", stream: true, want: everyone(ok)},
 		"POST /sandbox/predictions": post("/sandbox/predictions", url.Values{"scenario": {"empty"}, "agent": {"naive"}, "seed": {"1"}, "decision": {"1"}, "move": {"retry"}}, everyone(see)),
+		"GET /sandbox/console":      get("/sandbox/console?tool=lookup_order", everyone(ok)),
+		"POST /sandbox/console":     post("/sandbox/console", url.Values{"tool": {"lookup_order"}, "arguments": {`{"order_id": "#12345"}`}, "action": {"call"}}, everyone(ok)),
 		"POST /sandbox/replay": post("/sandbox/replay", url.Values{"scenario": {"empty"}, "agent": {"structured"}, "seed": {"1"}, "call": {"1"},
 			"result": {`{"isError": false, "structuredContent": {"resultCount": 0, "results": []}}`}}, everyone(ok)),
 

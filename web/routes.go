@@ -60,6 +60,8 @@ func (s *Server) routes() {
 	pages.GET("/sandbox/stream", s.handleSandboxStream)
 	pages.POST("/sandbox/predictions", s.handleSandboxPredict)
 	pages.POST("/sandbox/replay", s.handleSandboxReplay)
+	pages.GET("/sandbox/console", s.handleSandboxConsole)
+	pages.POST("/sandbox/console", s.handleSandboxConsoleCall)
 	// Classroom quizzes: students join and play; instructors build quizzes,
 	// host sessions and read results; admins hand out roles.
 	pages.GET("/join", s.handleJoinForm)

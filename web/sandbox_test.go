@@ -446,3 +446,66 @@ func TestSandboxScoreboardTaxonomyAndSilentSuppression(t *testing.T) {
 		t.Error("the silent scenario's outcome should be marked wrong")
 	}
 }
+
+// TestSandboxConsoleWithoutJavaScript: the console works as plain form
+// posts: one persistent session across calls, the raw JSON-RPC and the
+// tool_result view, a history, a new-session button, and localized errors
+// that keep what the learner wrote.
+func TestSandboxConsoleWithoutJavaScript(t *testing.T) {
+	c := newClient(t, newServer(t))
+	for _, lang := range []string{"en", "vi", "pl", "th"} {
+		p := c.get("/sandbox/console?tool=issue_refund&lang=" + lang)
+		if p.status != http.StatusOK || p.doc.Find(`[data-testid=input-schema]`).Length() != 1 || p.doc.Find(`[data-testid=output-schema]`).Length() != 1 {
+			t.Fatalf("%s: console page %d", lang, p.status)
+		}
+		if m := untranslated.FindString(p.doc.Find("main").Text()); m != "" {
+			t.Errorf("%s: untranslated %q", lang, m)
+		}
+	}
+	call := func(id, args string) *page {
+		return c.post("/sandbox/console?tool=issue_refund&lang=th", "/sandbox/console", url.Values{
+			"tool": {"issue_refund"}, "console": {id}, "arguments": {args}, "meta": {"{}"}, "action": {"call"}})
+	}
+	first := call("", `{"order_id": "#12345", "amount_gbp": 375}`)
+	id, _ := first.doc.Find(`[data-testid=console]`).Attr("data-console")
+	if first.status != http.StatusOK || id == "" {
+		t.Fatalf("first call: %d %q", first.status, id)
+	}
+	if v, _ := first.doc.Find(`[data-testid=console-result]`).Attr("data-is-error"); v != "false" {
+		t.Errorf("£375 should be refunded: is-error %s", v)
+	}
+	second := call(id, `{"order_id": "#12345", "amount_gbp": 375}`)
+	res := second.doc.Find(`[data-testid=console-result]`)
+	if v, _ := res.Attr("data-category"); v != "business" {
+		t.Errorf("in the same session the second £375 is a split refused as business: %q", v)
+	}
+	if !strings.Contains(res.Find(`[data-testid=console-request]`).Text(), `"method": "tools/call"`) ||
+		!strings.Contains(res.Find(`[data-testid=console-response]`).Text(), `"isError": true`) ||
+		!strings.Contains(res.Find(`[data-testid=console-tool-result]`).Text(), `"is_error": true`) {
+		t.Error("the raw request, response and tool_result views should all be there")
+	}
+	if n := second.doc.Find(`[data-testid=history-item]`).Length(); n != 2 {
+		t.Errorf("history: %d items, want 2", n)
+	}
+	bad := call(id, `{"order_id": `)
+	if bad.status != http.StatusUnprocessableEntity || !strings.Contains(bad.text(`[data-testid=console-error]`), "JSON") ||
+		bad.doc.Find(`[data-testid=console-args]`).Text() != `{"order_id": ` {
+		t.Errorf("bad JSON: %d %q, the text should be kept", bad.status, bad.text(`[data-testid=console-error]`))
+	}
+	fresh := c.post("/sandbox/console?tool=issue_refund", "/sandbox/console", url.Values{
+		"tool": {"issue_refund"}, "console": {id}, "action": {"new"}})
+	newID, _ := fresh.doc.Find(`[data-testid=console]`).Attr("data-console")
+	if newID == id || fresh.doc.Find(`[data-testid=console-new]`).Length() != 1 || fresh.doc.Find(`[data-testid=history-item]`).Length() != 0 {
+		t.Errorf("a new session should start afresh: %q", newID)
+	}
+	if again := call(newID, `{"order_id": "#12345", "amount_gbp": 375}`); again.doc.Find(`[data-testid=console-result]`).AttrOr("data-is-error", "") != "false" {
+		t.Error("in the new session the first £375 should go through again")
+	}
+	expired := call("no-such-session", `{"order_id": "#12345", "amount_gbp": 1}`)
+	if expired.doc.Find(`[data-testid=console-expired]`).Length() != 1 {
+		t.Error("an ended session should be replaced, and the page should say so")
+	}
+	if p := c.get("/sandbox/console?tool=drop_tables&lang=pl"); p.status != http.StatusBadRequest {
+		t.Errorf("an unknown tool: %d", p.status)
+	}
+}

@@ -85,22 +85,30 @@ func TestMCPInspectorCLI(t *testing.T) {
 		category string // for errors
 		count    int    // resultCount for lookups, -1 to skip
 		partial  int
+		retry    bool // the envelope carries retry_after_ms
 	}{
-		{"valid empty result", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=maria.k@example.com"}, false, "", 0, 0},
-		{"known customer", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=a.nowak@example.com"}, false, "", 1, 0},
-		{"slow.example times out", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=jo.lee@slow.example"}, true, "transient", -1, 0},
-		{"malformed email", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=maria.k.example.com"}, true, "validation", -1, 0},
-		{"wrong type", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=42"}, true, "validation", -1, 0},
-		{"order-abc", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=order-abc"}, true, "validation", -1, 0},
-		{"extra argument", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=#12345", "--tool-arg", "note=hi"}, true, "validation", -1, 0},
-		{"known order", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=#12345"}, false, "", 1, 0},
-		{"refund over the limit", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#12345", "--tool-arg", "amount_gbp=750"}, true, "business", -1, 0},
-		{"refund within the limit", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#12345", "--tool-arg", "amount_gbp=500"}, false, "", -1, 0},
-		{"finance denied", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042"}, true, "permission", -1, 0},
-		{"finance via _meta", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042", "--tool-metadata", "examsim/principal=finance-analyst"}, false, "", 2, 0},
-		{"finance via a header", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042", "--header", "X-Examsim-Principal: finance-analyst"}, false, "", 2, 0},
-		{"rate-limited search", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=10"}, true, "transient", -1, 6},
-		{"search within the limit", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=6"}, false, "", 6, 0},
+		{"valid empty result", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=maria.k@example.com"}, false, "", 0, 0, false},
+		{"known customer", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=a.nowak@example.com"}, false, "", 1, 0, false},
+		// Each --cli call is a new session, so slow.example's outage starts over every time.
+		{"slow.example times out", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=jo.lee@slow.example"}, true, "transient", -1, 0, true},
+		{"down.example stays down", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=pat.kim@down.example"}, true, "transient", -1, 0, true},
+		{"flaky.example drops the first call", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=sam.ng@flaky.example"}, true, "transient", -1, 0, false},
+		{"silent mode hides a timeout", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=jo.lee@slow.example", "--tool-metadata", "examsim/errors=silent"}, false, "", 0, 0, false},
+		{"malformed email", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=maria.k.example.com"}, true, "validation", -1, 0, false},
+		{"wrong type", []string{"--tool-name", "lookup_customer", "--tool-arg", "email=42"}, true, "validation", -1, 0, false},
+		{"order-abc", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=order-abc"}, true, "validation", -1, 0, false},
+		{"extra argument", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=#12345", "--tool-arg", "note=hi"}, true, "validation", -1, 0, false},
+		{"known order", []string{"--tool-name", "lookup_order", "--tool-arg", "order_id=#12345"}, false, "", 1, 0, false},
+		{"refund over the limit", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#12345", "--tool-arg", "amount_gbp=750"}, true, "business", -1, 0, false},
+		{"refund within the limit", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#12345", "--tool-arg", "amount_gbp=500"}, false, "", -1, 0, false},
+		{"refund over the order total", []string{"--tool-name", "issue_refund", "--tool-arg", "order_id=#30517", "--tool-arg", "amount_gbp=130"}, true, "business", -1, 0, false},
+		{"finance denied", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042"}, true, "permission", -1, 0, false},
+		{"finance via _meta", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042", "--tool-metadata", "examsim/principal=finance-analyst"}, false, "", 2, 0, false},
+		{"finance via a header", []string{"--tool-name", "get_financial_records", "--tool-arg", "customer_id=C-1042", "--header", "X-Examsim-Principal: finance-analyst"}, false, "", 2, 0, false},
+		{"rate-limited search", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=10"}, true, "transient", -1, 6, true},
+		{"only the missing sources", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=4", "--tool-arg", "offset=6"}, false, "", 4, 0, false},
+		{"offset past the corpus", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=5", "--tool-arg", "offset=6"}, true, "validation", -1, 0, false},
+		{"search within the limit", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=6"}, false, "", 6, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,9 +126,22 @@ func TestMCPInspectorCLI(t *testing.T) {
 			if sc == nil {
 				t.Fatalf("no structuredContent: %v", res)
 			}
+			// content is the one-line summary, then structuredContent as JSON
+			// text, for clients that forward only content.
 			content, _ := res["content"].([]any)
-			if len(content) != 1 {
-				t.Errorf("want a one-line text summary in content: %v", content)
+			if len(content) != 2 {
+				t.Fatalf("want the summary and the JSON mirror in content: %v", content)
+			}
+			mirror, _ := content[1].(map[string]any)["text"].(string)
+			var mirrored map[string]any
+			if err := json.Unmarshal([]byte(mirror), &mirrored); err != nil || mirrored["errorCategory"] != sc["errorCategory"] {
+				t.Errorf("content[1] should mirror structuredContent: %q", mirror)
+			}
+			if _, ok := sc["retry_after_ms"]; ok != tt.retry {
+				t.Errorf("retry_after_ms present = %v, want %v: %v", ok, tt.retry, sc)
+			}
+			if !tt.isError && res["isError"] != false {
+				t.Errorf("a success must carry isError: false on the wire: %v", res)
 			}
 			if tt.isError {
 				if sc["errorCategory"] != tt.category || sc["isRetryable"] != (tt.category == "transient") {

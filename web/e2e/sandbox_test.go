@@ -82,3 +82,89 @@ func TestSandboxEmptyResultBothAgents(t *testing.T) {
 		t.Errorf("on a 360px screen the sandbox is %dpx wide (%v)", width, err)
 	}
 }
+
+// TestSandboxConsoleInVietnameseAndThaiAndPartialResults uses the tool
+// console in a real browser, in Vietnamese and in Thai: a call in one
+// persistent session, the raw JSON-RPC with copy buttons, the history, a new
+// session, a localized error; then it plays the partial-results scenario,
+// where the structured agent keeps the six sources and fetches only the four
+// missing ones while the naive agent loses them all.
+func TestSandboxConsoleInVietnameseAndThaiAndPartialResults(t *testing.T) {
+	app := webtest.Start(t)
+	ctx := tab(t, browser(t))
+
+	do(t, ctx, "open the console in Vietnamese", chromedp.Navigate(app.URL+"/sandbox?lang=vi"),
+		chromedp.Click(chromedp.CSS(`[data-testid=console-link-top]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-form]`)))
+	checkAccessibility(t, ctx, "console (vi)")
+	do(t, ctx, "pick search_sources and ask for ten",
+		chromedp.Click(chromedp.CSS(`[data-testid=console-tool-search_sources]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-tool][data-tool=search_sources]`)),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=console-args]`), `{"query": "EU battery regulation", "max_sources": 10}`),
+		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result]`)))
+	if cat, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("[data-testid=console-result]").dataset.category`)); err != nil || cat != "transient" {
+		t.Errorf("ten sources: category %q (%v), want transient", cat, err)
+	}
+	if h := text(t, ctx, `#result-h`); !strings.Contains(h, "Lệnh gọi 1") {
+		t.Errorf("result heading in Vietnamese: %q", h)
+	}
+	do(t, ctx, "call as the finance principal in the same session",
+		chromedp.Click(chromedp.CSS(`[data-testid=console-tool-get_financial_records]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-tool][data-tool=get_financial_records]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result][data-is-error=false]`)))
+	counts, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[
+		document.querySelectorAll("[data-testid=history-item]").length,
+		document.querySelectorAll("[data-testid=console-result] [data-testid=copy]").length,
+		document.querySelectorAll("[data-testid=console-result] details[open]").length]`))
+	if err != nil || len(counts) != 3 || counts[0] != 2 || counts[1] != 3 || counts[2] != 3 {
+		t.Errorf("history items, copy buttons, open blocks = %v (%v); want [2 3 3]", counts, err)
+	}
+	if resp := text(t, ctx, `[data-testid=console-tool-result]`); !strings.Contains(resp, `"tool_result"`) {
+		t.Errorf("the Messages API view: %q", resp)
+	}
+	checkAccessibility(t, ctx, "console with a result (vi)")
+	do(t, ctx, "start a new session",
+		chromedp.Click(chromedp.CSS(`[data-testid=console-new-session]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-new]`)))
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=history-item]").length`)); n != 0 {
+		t.Errorf("a new session has no history, got %d items", n)
+	}
+
+	do(t, ctx, "the console in Thai, arguments that are not an object",
+		chromedp.Navigate(app.URL+"/sandbox/console?tool=lookup_order&lang=th"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-form]`)),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=console-args]`), `"#12345"`),
+		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result][data-category=validation]`)))
+	do(t, ctx, "broken JSON in Thai",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=console-args]`), `{"order_id": `),
+		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-error]`)))
+	if msg := text(t, ctx, `[data-testid=console-error]`); !strings.Contains(msg, "ยังไม่ได้ส่งอะไรไป") {
+		t.Errorf("the error should be in Thai and say nothing was sent: %q", msg)
+	}
+	checkAccessibility(t, ctx, "console error (th)")
+
+	do(t, ctx, "play the partial-results scenario",
+		chromedp.Navigate(app.URL+"/sandbox?scenario=partial&agent=both&lang=vi"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=trace-naive] [data-player] [data-testid=play]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=trace-structured] [data-testid=speed-4]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=trace-naive] [data-testid=speed-4]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=trace-structured] [data-testid=play]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=trace-naive] [data-testid=play]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=trace-structured] [data-testid=scoreboard]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=trace-naive] [data-testid=scoreboard]`)))
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[
+		document.querySelector("[data-testid=trace-structured] [data-testid=outcome]").dataset.outcome,
+		document.querySelector("[data-testid=trace-structured] [data-testid=scoreboard]").dataset.kept,
+		String(document.querySelectorAll("[data-testid=trace-structured] [data-testid=move][data-move=retry_missing]").length),
+		document.querySelector("[data-testid=trace-naive] [data-testid=outcome]").dataset.outcome,
+		document.querySelector("[data-testid=trace-naive] [data-testid=scoreboard]").dataset.kept,
+		document.querySelector("[data-testid=trace-naive] [data-testid=scoreboard]").dataset.wasted]`))
+	if want := []string{"answer", "10", "1", "escalation", "0", "3"}; err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("structured outcome, kept, missing-only retries; naive outcome, kept, wasted = %v (%v), want %v", got, err, want)
+	}
+	checkAccessibility(t, ctx, "partial results played (vi)")
+}
