@@ -631,7 +631,7 @@ func ClassHomePage(quizzes []*examsim.Quiz, sessions []*examsim.ClassSession) te
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var40 string
-					templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(classWhen(s.CreatedAt))
+					templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(when(ctx, s.CreatedAt))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class.templ`, Line: 88, Col: 37}
 					}
@@ -2735,7 +2735,7 @@ func HostStage(v hostView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var161 string
-			templ_7745c5c3_Var161, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "class.assignment_due", "When", classWhen(v.Snap.Session.Deadline)))
+			templ_7745c5c3_Var161, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "class.assignment_due", "When", when(ctx, v.Snap.Session.Deadline)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class.templ`, Line: 369, Col: 95}
 			}

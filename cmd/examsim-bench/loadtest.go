@@ -538,9 +538,15 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		if err != nil || len(rows) == 0 {
 			return loadResult{}, fmt.Errorf("export: %v", err)
 		}
+		col := map[string]int{}
+		for i, name := range rows[0] {
+			col[name] = i
+		}
 		have := map[[2]string]bool{}
 		for _, row := range rows[1:] {
-			have[[2]string{row[0], row[2]}] = true
+			if row[col["status"]] == "answered" {
+				have[[2]string{row[col["nickname"]], row[col["question_number"]]}] = true
+			}
 		}
 		for k := range ackedSet[rr.id] {
 			if !have[k] {
