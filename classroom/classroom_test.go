@@ -63,7 +63,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f := &fixture{db: db, classes: store.NewClassroomService(db), attempts: store.NewAttemptService(db), bank: bank,
 		clock: &clock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
-	f.hub = classroom.NewHub(classroom.Config{Store: f.classes, Attempts: f.attempts, Bank: bank, Now: f.clock.Now,
+	f.hub = classroom.NewHub(classroom.Config{Store: f.classes, Bank: bank, Now: f.clock.Now,
 		Grace: time.Second})
 	t.Cleanup(f.hub.Close)
 	f.host, err = store.NewLearnerService(db).CreateAccount(ctx, "teacher", "correct-horse", examsim.RoleInstructor)
