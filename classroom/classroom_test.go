@@ -855,3 +855,47 @@ func TestAssignmentHasNoSpeedPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoReveal reveals a question by itself once every connected student
+// has answered, and not while one of them has not.
+func TestAutoReveal(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	var ps []*examsim.Player
+	for _, name := range []string{"Ann", "Ben", "Offline"} {
+		p, _, err := room.Join(ctx, name, examsim.English, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	a, b := room.Watch(ps[0].ID), room.Watch(ps[1].ID) // "Offline" never connects
+	defer a.Close()
+	defer b.Close()
+	room.SetAutoReveal(true)
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := room.Answer(ctx, ps[0].ID, 0, f.answerOf(0), ""); err != nil {
+		t.Fatal(err)
+	}
+	if ph := room.Session().Phase; ph != examsim.PhaseQuestion {
+		t.Fatalf("revealed with one connected student still to answer: %s", ph)
+	}
+	host := room.Watch(0)
+	defer host.Close()
+	if _, err := room.Answer(ctx, ps[1].ID, 0, f.answerOf(0), ""); err != nil {
+		t.Fatal(err)
+	}
+	for room.Session().Phase == examsim.PhaseQuestion { // the reveal wakes the host's stream
+		select {
+		case <-host.C():
+		case <-time.After(30 * time.Second): // a hang guard, not a timing check
+			t.Fatal("no auto-reveal after every connected student answered")
+		}
+	}
+	if ph := room.Session().Phase; ph != examsim.PhaseReveal {
+		t.Errorf("phase %s, want reveal", ph)
+	}
+}
