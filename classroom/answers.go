@@ -37,8 +37,8 @@ func (r *Room) nextLocked(playerID int64) int {
 }
 
 // Answer scores a student's answer to question index, commits it, and
-// returns it once it is on disk. Students who have an examsim identity also
-// get it in their history.
+// returns it once it is on disk. The store writes it to the student's
+// history (and review schedule) in the same group commit.
 func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, explanation string) (*examsim.ClassAnswer, error) {
 	ad, err := r.admit(playerID, index, choice, explanation)
 	if err != nil {
@@ -53,12 +53,6 @@ func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, ex
 		return nil, err
 	}
 	r.accept(a)
-	if ad.learnerID != 0 && r.hub.cfg.Attempts != nil {
-		if err := r.hub.cfg.Attempts.CreateAttempt(context.WithoutCancel(ctx), historyEntry(a, ad.learnerID, ad.quiz.Title)); err != nil {
-			// The answer counts in the room; only the history entry is missing.
-			r.hub.cfg.Logger.Warn("classroom: adding an answer to the learner's history", "learner", ad.learnerID, "err", err)
-		}
-	}
 	return a, nil
 }
 
@@ -175,13 +169,4 @@ func (r *Room) unpend(k answerKey) {
 	r.mu.Lock()
 	delete(r.pending, k)
 	r.mu.Unlock()
-}
-
-// historyEntry is a committed class answer as the student's history keeps
-// it; the store puts a missed question on their review schedule from it.
-func historyEntry(a *examsim.ClassAnswer, learnerID int64, quizTitle string) *examsim.Attempt {
-	return &examsim.Attempt{LearnerID: learnerID, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-		Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
-		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt,
-		Source: examsim.SourceClassroom, ClassTitle: quizTitle}
 }

@@ -63,7 +63,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	f := &fixture{db: db, classes: store.NewClassroomService(db), attempts: store.NewAttemptService(db), bank: bank,
 		clock: &clock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
-	f.hub = classroom.NewHub(classroom.Config{Store: f.classes, Attempts: f.attempts, Bank: bank, Now: f.clock.Now,
+	f.hub = classroom.NewHub(classroom.Config{Store: f.classes, Bank: bank, Now: f.clock.Now,
 		Grace: time.Second})
 	t.Cleanup(f.hub.Close)
 	f.host, err = store.NewLearnerService(db).CreateAccount(ctx, "teacher", "correct-horse", examsim.RoleInstructor)
@@ -671,12 +671,27 @@ func TestCSV(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Question 2: the Thai student answers with no explanation, the
+	// Vietnamese with one that scores 0, the others not at all.
+	room.Reveal(ctx, 0)
+	room.Next(ctx, 0)
+	if _, err := room.Answer(ctx, snap.Players[1].ID, 1, f.wrongOf(1), ""); err != nil {
+		t.Fatal(err)
+	}
+	zero, err := room.Answer(ctx, snap.Players[0].ID, 1, f.wrongOf(1), "không biết")
+	if err != nil || zero.ExplanationScore != 0 {
+		t.Fatalf("an explanation scoring 0: %+v %v", zero, err)
+	}
 	res, err := classroom.LoadResults(ctx, f.classes, f.bank, room.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	bangkok, err := time.LoadLocation("Asia/Bangkok")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
-	if err := classroom.WriteCSV(&buf, res); err != nil {
+	if err := classroom.WriteCSV(&buf, res, bangkok); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.HasPrefix(buf.Bytes(), []byte{0xEF, 0xBB, 0xBF}) {
@@ -689,15 +704,46 @@ func TestCSV(t *testing.T) {
 	if diff := cmp.Diff(classroom.CSVHeader, rows[0]); diff != "" {
 		t.Errorf("header (-want +got):\n%s", diff)
 	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	if len(rows) != 1+len(people)*len(quizIDs) {
+		t.Fatalf("%d rows, want a header and one per student and question (%d)", len(rows), len(people)*len(quizIDs))
+	}
 	var got, want [][2]string
 	for _, r := range rows[1:] {
-		got = append(got, [2]string{r[0], r[6]})
+		if r[col["question_number"]] == "1" {
+			got = append(got, [2]string{r[col["nickname"]], r[col["explanation"]]})
+		}
 	}
 	for _, p := range people {
 		want = append(want, [2]string{classroom.EscapeCell(p.nick), classroom.EscapeCell(p.expl)})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	// Question 2's rows: no explanation, a score of 0, and no answer, each
+	// told apart; titles in the student's own language; times with +07:00.
+	q2, _ := f.bank.Question(quizIDs[1])
+	type cells struct{ Status, Explained, Score, Band, Title string }
+	var got2 []cells
+	for _, r := range rows[1:] {
+		if r[col["question_number"]] == "2" {
+			got2 = append(got2, cells{r[col["status"]], r[col["explained"]], r[col["explanation_score"]], r[col["explanation_band"]], r[col["question_title"]]})
+			if r[col["status"]] == "answered" && !strings.HasSuffix(r[col["answered_at"]], "+07:00") {
+				t.Errorf("answered_at %q is not in the viewer's zone with its offset", r[col["answered_at"]])
+			}
+		}
+	}
+	want2 := []cells{
+		{"answered", "true", "0", "0", q2.Text(examsim.Vietnamese).Title},
+		{"answered", "false", "", "", q2.Text(examsim.Thai).Title},
+		{"no_answer", "false", "", "", q2.Text(examsim.English).Title},
+		{"no_answer", "false", "", "", q2.Text(examsim.Polish).Title},
+	}
+	if diff := cmp.Diff(want2, got2); diff != "" {
+		t.Errorf("question 2 rows (-want +got):\n%s", diff)
 	}
 	for _, r := range rows[1:] {
 		for _, cell := range r {
@@ -807,5 +853,49 @@ func TestAssignmentHasNoSpeedPoints(t *testing.T) {
 		if a.Points != classroom.CorrectPoints {
 			t.Errorf("question %d answered after %v: %d points, want %d", i, wait, a.Points, classroom.CorrectPoints)
 		}
+	}
+}
+
+// TestAutoReveal reveals a question by itself once every connected student
+// has answered, and not while one of them has not.
+func TestAutoReveal(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	var ps []*examsim.Player
+	for _, name := range []string{"Ann", "Ben", "Offline"} {
+		p, _, err := room.Join(ctx, name, examsim.English, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	a, b := room.Watch(ps[0].ID), room.Watch(ps[1].ID) // "Offline" never connects
+	defer a.Close()
+	defer b.Close()
+	room.SetAutoReveal(true)
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := room.Answer(ctx, ps[0].ID, 0, f.answerOf(0), ""); err != nil {
+		t.Fatal(err)
+	}
+	if ph := room.Session().Phase; ph != examsim.PhaseQuestion {
+		t.Fatalf("revealed with one connected student still to answer: %s", ph)
+	}
+	host := room.Watch(0)
+	defer host.Close()
+	if _, err := room.Answer(ctx, ps[1].ID, 0, f.answerOf(0), ""); err != nil {
+		t.Fatal(err)
+	}
+	for room.Session().Phase == examsim.PhaseQuestion { // the reveal wakes the host's stream
+		select {
+		case <-host.C():
+		case <-time.After(30 * time.Second): // a hang guard, not a timing check
+			t.Fatal("no auto-reveal after every connected student answered")
+		}
+	}
+	if ph := room.Session().Phase; ph != examsim.PhaseReveal {
+		t.Errorf("phase %s, want reveal", ph)
 	}
 }

@@ -5,15 +5,21 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/examsim/examsim"
 )
 
 // BOM starts the CSV export so spreadsheets read it as UTF-8 and show Thai
 // and Vietnamese as written.
 const BOM = "\uFEFF"
 
-// CSVHeader names the export's columns.
-var CSVHeader = []string{"nickname", "language", "question_number", "question_id", "choice", "correct",
-	"explanation", "explanation_score", "band", "points", "elapsed_ms", "answered_at"}
+// CSVHeader names the export's columns. There is a row per student and
+// question: status says answered or no_answer, and explained says whether
+// there was an explanation, so a missing one (empty score and band) never
+// reads as a score of 0.
+var CSVHeader = []string{"nickname", "language", "question_number", "question_id", "question_title", "status",
+	"choice", "correct", "explained", "explanation", "explanation_score", "explanation_band", "points", "elapsed_ms",
+	"answered_at"}
 
 // EscapeCell keeps a spreadsheet from running a cell as a formula: text
 // starting with = + - @ (or a tab or carriage return, which some
@@ -29,27 +35,47 @@ func EscapeCell(s string) string {
 	return s
 }
 
-// WriteCSV writes one row per answer, students in join order.
-func WriteCSV(w io.Writer, res *Results) error {
+// WriteCSV writes a row per student (join order) and question (quiz
+// order). Times are ISO 8601 in loc, with their offset.
+func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 	if _, err := io.WriteString(w, BOM); err != nil {
 		return err
+	}
+	type key struct {
+		player int64
+		index  int
+	}
+	answers := make(map[key]*examsim.ClassAnswer, len(res.Answers))
+	for _, a := range res.Answers {
+		answers[key{a.PlayerID, a.QuestionIndex}] = a
 	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
 		return err
 	}
-	for _, a := range res.Answers {
-		p := res.Players[a.PlayerID]
-		if p == nil {
-			continue
-		}
-		if err := cw.Write([]string{
-			EscapeCell(p.Nickname), string(p.Lang), strconv.Itoa(a.QuestionIndex + 1), EscapeCell(a.QuestionID),
-			EscapeCell(a.Choice), strconv.FormatBool(a.Correct), EscapeCell(a.Explanation),
-			strconv.Itoa(a.ExplanationScore), strconv.Itoa(a.Band), strconv.Itoa(a.Points),
-			strconv.FormatInt(a.ElapsedMS, 10), a.CreatedAt.UTC().Format(time.RFC3339),
-		}); err != nil {
-			return err
+	for _, p := range res.Roster {
+		for i, id := range res.Session.Quiz.QuestionIDs {
+			title := ""
+			if q := res.Questions[i]; q != nil {
+				title = q.In(p.Lang).Title
+			}
+			row := []string{EscapeCell(p.Nickname), string(p.Lang), strconv.Itoa(i + 1), EscapeCell(id), EscapeCell(title)}
+			a := answers[key{p.ID, i}]
+			switch {
+			case a == nil:
+				row = append(row, "no_answer", "", "", "false", "", "", "", "0", "", "")
+			default:
+				score, band := "", ""
+				if a.Explanation != "" {
+					score, band = strconv.Itoa(a.ExplanationScore), strconv.Itoa(a.Band)
+				}
+				row = append(row, "answered", EscapeCell(a.Choice), strconv.FormatBool(a.Correct),
+					strconv.FormatBool(a.Explanation != ""), EscapeCell(a.Explanation), score, band, strconv.Itoa(a.Points),
+					strconv.FormatInt(a.ElapsedMS, 10), a.CreatedAt.In(loc).Format(time.RFC3339))
+			}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
 		}
 	}
 	cw.Flush()

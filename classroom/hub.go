@@ -23,10 +23,9 @@ import (
 
 // Config is what a Hub needs.
 type Config struct {
-	Store    examsim.ClassroomService
-	Attempts examsim.AttemptService // where signed-in students' answers join their history; may be nil
-	Bank     *questions.Bank
-	Logger   *slog.Logger
+	Store  examsim.ClassroomService
+	Bank   *questions.Bank
+	Logger *slog.Logger
 	// Grace is how long past a question's time an answer already on its way
 	// is still taken, so a tap in the last second is not lost in transit.
 	Grace time.Duration

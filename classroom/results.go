@@ -14,6 +14,7 @@ type Results struct {
 	Session   *examsim.ClassSession
 	Questions []*questions.Question
 	Players   map[int64]*examsim.Player
+	Roster    []*examsim.Player      // the players who count, in join order
 	Answers   []*examsim.ClassAnswer // by question, then commit order
 	Students  []StudentResult        // best first
 	Items     []QuestionResult
@@ -80,6 +81,7 @@ func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *ques
 			continue
 		}
 		res.Players[p.ID] = p
+		res.Roster = append(res.Roster, p)
 		students[p.ID] = &StudentResult{Player: p}
 		order = append(order, p.ID)
 	}

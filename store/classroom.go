@@ -328,6 +328,11 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 			return dbError(err)
 		}
 		a.ID, _ = res.LastInsertId()
+		if n, _ := res.RowsAffected(); n == 1 {
+			if err := addToHistory(ctx, tx, a); err != nil {
+				return err
+			}
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return dbError(err)
@@ -336,6 +341,31 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		return refused
 	}
 	return nil
+}
+
+// addToHistory puts a stored class answer into the student's learner
+// history and review schedule, in the answer's own transaction: one fsync
+// for both, and never one without the other. A player without a learner
+// (joined before examsim linked everyone) has no history to add to.
+func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error {
+	var learner sql.NullInt64
+	var title string
+	err := tx.QueryRowContext(ctx, `SELECT p.learner_id, s.title FROM class_players p JOIN class_sessions s ON s.id = p.session_id
+		WHERE p.id = ?`, a.PlayerID).Scan(&learner, &title)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !learner.Valid) {
+		return nil
+	}
+	if err != nil {
+		return dbError(err)
+	}
+	at := &examsim.Attempt{LearnerID: learner.Int64, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
+		Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
+		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt,
+		Source: examsim.SourceClassroom, ClassTitle: title}
+	if err := insertAttempt(ctx, tx, at); err != nil {
+		return err
+	}
+	return scheduleReview(ctx, tx, at)
 }
 
 // isConstraint reports a row refused by a constraint, such as a foreign key

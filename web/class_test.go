@@ -224,10 +224,10 @@ func TestClassroomRoom(t *testing.T) {
 		t.Fatalf("csv: %d %q", exp.status, exp.header.Get("Content-Type"))
 	}
 	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(exp.body, "\uFEFF"))).ReadAll()
-	if err != nil || len(rows) != 4 {
+	if err != nil || len(rows) != 1+4*2 { // a row per student and question
 		t.Fatalf("csv rows = %d, %v", len(rows), err)
 	}
-	if rows[1][0] != "สมชาย" || rows[1][6] != thaiExpl {
+	if rows[1][0] != "สมชาย" || rows[1][9] != thaiExpl || rows[1][4] != q.Text(examsim.Thai).Title {
 		t.Errorf("Thai row = %q", rows[1])
 	}
 }

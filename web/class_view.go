@@ -221,8 +221,6 @@ func ringOffset(now, deadline time.Time, seconds int) string {
 	return strconv.Itoa(100 - int(min(max(left, 0), 1)*100))
 }
 
-func classWhen(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
-
 // classInlineHTML unwraps an option rendered as one paragraph, so it can sit
 // inside a button, where a paragraph may not.
 func classInlineHTML(html string) string {

@@ -214,10 +214,6 @@ func twoDigits(n int) string {
 
 func unixMilli(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
-// clockTime formats a time of day for the learner, in UTC, which the page
-// says.
-func clockTime(t time.Time) string { return t.UTC().Format("15:04") + " UTC" }
-
 // paletteClass is the palette button's classes for an item.
 func paletteClass(it *examsim.ExamItem, current int) string {
 	c := "pal"

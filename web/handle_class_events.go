@@ -73,7 +73,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	page := &Page{Lang: player.Lang, Catalog: s.Catalog, Bank: s.Bank, URL: c.Request().URL}
+	page := &Page{Lang: player.Lang, Catalog: s.Catalog, Bank: s.Bank, URL: c.Request().URL, Zone: zoneOf(c.Request())}
 	stream := room.Watch(player.ID)
 	defer stream.Close()
 	out := startSSE(c)

@@ -38,5 +38,5 @@ func (s *Server) handleResultsCSV(c echo.Context) error {
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="examsim-session-`+strconv.FormatInt(room.ID, 10)+`.csv"`)
 	h.Set("Cache-Control", "no-store")
 	c.Response().WriteHeader(http.StatusOK)
-	return classroom.WriteCSV(c.Response(), res)
+	return classroom.WriteCSV(c.Response(), res, pageOf(c).zone())
 }

@@ -197,7 +197,7 @@ func (a *injectionApp) fields() []injectionField {
 				}
 				kept := answers[len(answers)-1].Explanation
 				results := a.host.get(a.room + "/results.csv")
-				checkCSVCell(t, results, 6, kept)
+				checkCSVCell(t, results, 9, kept) // the explanation column
 				return []*page{res, c.get(a.room + "/play"), a.host.get(a.room + "/results"), results}, kept, nil
 			},
 		},
@@ -334,7 +334,13 @@ func checkCSVCell(t *testing.T, p *page, col int, want string) {
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("classroom CSV: %v, %d rows", err, len(rows))
 	}
-	checkCell(t, "the classroom CSV", rows[len(rows)-1][col], want)
+	last := rows[len(rows)-1]
+	for _, r := range rows[1:] { // the last answered row: a row per student and question, answered or not
+		if r[5] == "answered" {
+			last = r
+		}
+	}
+	checkCell(t, "the classroom CSV", last[col], want)
 	checkNoFormulas(t, "the classroom CSV", rows)
 }
 

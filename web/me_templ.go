@@ -515,9 +515,9 @@ func MePage(bank *questions.Bank, v progressView, predictions []*examsim.Predict
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var31 string
-					templ_7745c5c3_Var31, templ_7745c5c3_Err = templruntime.NewAttributeExpression(e.StartedAt.Format("2006-01-02T15:04:05Z07:00")).Resolve(ctx)
+					templ_7745c5c3_Var31, templ_7745c5c3_Err = templruntime.NewAttributeExpression(isoTime(ctx, e.StartedAt)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 77, Col: 119}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 77, Col: 97}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var31)
 					if templ_7745c5c3_Err != nil {
@@ -528,9 +528,9 @@ func MePage(bank *questions.Bank, v progressView, predictions []*examsim.Predict
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var32 string
-					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(e.StartedAt.Format("2006-01-02 15:04"))
+					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(when(ctx, e.StartedAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 77, Col: 162}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 77, Col: 124}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 					if templ_7745c5c3_Err != nil {
@@ -894,9 +894,9 @@ func MePage(bank *questions.Bank, v progressView, predictions []*examsim.Predict
 						}
 					case examsim.SourceClassroom:
 						var templ_7745c5c3_Var55 string
-						templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "progress.source_classroom", "Title", a.ClassTitle, "Date", a.CreatedAt.Format("2006-01-02")))
+						templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "progress.source_classroom", "Title", a.ClassTitle, "Date", whenDay(ctx, a.CreatedAt)))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 129, Col: 115}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 129, Col: 108}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 						if templ_7745c5c3_Err != nil {
@@ -1044,9 +1044,9 @@ func MePage(bank *questions.Bank, v progressView, predictions []*examsim.Predict
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var66 string
-					templ_7745c5c3_Var66, templ_7745c5c3_Err = templruntime.NewAttributeExpression(a.CreatedAt.Format("2006-01-02T15:04:05Z07:00")).Resolve(ctx)
+					templ_7745c5c3_Var66, templ_7745c5c3_Err = templruntime.NewAttributeExpression(isoTime(ctx, a.CreatedAt)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 150, Col: 77}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 150, Col: 55}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var66)
 					if templ_7745c5c3_Err != nil {
@@ -1057,9 +1057,9 @@ func MePage(bank *questions.Bank, v progressView, predictions []*examsim.Predict
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var67 string
-					templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(a.CreatedAt.Format("2006-01-02 15:04"))
+					templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(when(ctx, a.CreatedAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 150, Col: 120}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 150, Col: 82}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var67))
 					if templ_7745c5c3_Err != nil {

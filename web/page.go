@@ -28,6 +28,7 @@ type Page struct {
 	Learner *examsim.Learner // nil until the visitor does something worth keeping
 	CSRF    string
 	URL     *url.URL
+	Zone    *time.Location // the viewer's time zone; see timezone.go
 }
 
 type pageKey struct{}
@@ -37,7 +38,7 @@ func pageOf(c echo.Context) *Page {
 	if p, ok := c.Get("page").(*Page); ok {
 		return p
 	}
-	p := &Page{Lang: examsim.English, URL: c.Request().URL}
+	p := &Page{Lang: examsim.English, URL: c.Request().URL, Zone: zoneOf(c.Request())}
 	c.Set("page", p)
 	return p
 }

@@ -344,6 +344,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		ackedMu        sync.Mutex
 		ackedSet       = map[string]map[[2]string]bool{} // room -> (nickname, question number)
 		joinErrs       atomic.Int64
+		joinRetries    atomic.Int64
 		firstErr       atomic.Value
 	)
 	for _, rr := range rooms {
@@ -379,8 +380,20 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 					if err != nil {
 						return err
 					}
-					status, body, hdr, err := st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {rr.code},
-						"nickname": {st.nick}, "lang": {st.lang}}, false)
+					// A student told "try again in a moment" (503) taps Join again,
+					// a few times, as in a browser.
+					var status int
+					var body string
+					var hdr http.Header
+					for try := 0; try < 5; try++ {
+						status, body, hdr, err = st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {rr.code},
+							"nickname": {st.nick}, "lang": {st.lang}}, false)
+						if err != nil || status != http.StatusServiceUnavailable {
+							break
+						}
+						joinRetries.Add(1)
+						time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
+					}
 					if err != nil || status != http.StatusSeeOther {
 						return fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
 					}
@@ -404,7 +417,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	if n := joinErrs.Load(); n > 0 {
 		return loadResult{}, fmt.Errorf("%d students could not join; the first: %v", n, firstErr.Load())
 	}
-	logf("%d students joined; opening their event streams", len(students))
+	logf("%d students joined (%d joins retried after a 503); opening their event streams", len(students), joinRetries.Load())
 
 	// Each student holds their stream and answers each question it brings.
 	var ready sync.WaitGroup
@@ -538,9 +551,15 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		if err != nil || len(rows) == 0 {
 			return loadResult{}, fmt.Errorf("export: %v", err)
 		}
+		col := map[string]int{}
+		for i, name := range rows[0] {
+			col[name] = i
+		}
 		have := map[[2]string]bool{}
 		for _, row := range rows[1:] {
-			have[[2]string{row[0], row[2]}] = true
+			if row[col["status"]] == "answered" {
+				have[[2]string{row[col["nickname"]], row[col["question_number"]]}] = true
+			}
 		}
 		for k := range ackedSet[rr.id] {
 			if !have[k] {

@@ -71,7 +71,7 @@ func startForBenchmark(b *testing.B, bankDir, dbPath string) {
 		b.Fatal(err)
 	}
 	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank})
+	hub := classroom.NewHub(classroom.Config{Store: classes, Bank: bank})
 	defer hub.Close()
 	web.New(web.Config{
 		Bank: bank, Catalog: catalog, CookieKey: key,

@@ -99,7 +99,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank, Logger: logger})
+	hub := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Logger: logger})
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	handler := web.New(web.Config{
 		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,

@@ -124,7 +124,7 @@ func Start(tb testing.TB, opts ...Option) *App {
 	}
 	clock := &Clock{now: time.Now().UTC()}
 	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Attempts: store.NewAttemptService(db), Bank: bank, Now: clock.Now})
+	hub := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Now: clock.Now})
 	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
 	cfg := web.Config{
 		Bank: bank, Catalog: catalog, CookieKey: key,
