@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/store"
 )
 
@@ -76,6 +77,17 @@ func TestFlagRegradeAndTheHumanBand(t *testing.T) {
 	}
 	if row(ivan) != 0 {
 		t.Error("another teacher sees the flagged attempt")
+	}
+	// The queue speaks all four languages.
+	cat, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range examsim.Langs {
+		q := ines.get("/class/grading?lang=" + string(l))
+		if got, want := q.text("h1"), cat.T(l, "grading.title"); got != want || q.text("[data-testid=grading-row] td") == "" {
+			t.Errorf("the %s queue: title %q, want %q", l, got, want)
+		}
 	}
 	grading := "/class/grading/attempt/" + id
 	item := ines.get(grading)
