@@ -622,5 +622,14 @@ func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
 	case "because", "since", "vi", "bo", "poniewaz":
 		return true
 	}
-	return strings.HasPrefix(x.text[x.toks[1].start:], "เพราะ")
+	// "C ครับ …": a Thai reason or polite particle right after the letter.
+	rest := x.text[x.toks[1].start:]
+	for _, cue := range thaiChoiceCues {
+		if strings.HasPrefix(rest, cue) {
+			return true
+		}
+	}
+	return false
 }
+
+var thaiChoiceCues = []string{"เพราะ", "ครับ", "ค่ะ", "คะ", "จ้ะ"}

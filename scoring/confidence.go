@@ -12,7 +12,9 @@ type signals struct {
 	deniedMisconception bool // likewise for a misconception
 	onTopic             bool
 	reversed            bool // a {neg} concept was asserted without its negation
+	contradicted        bool // a concept missed because the learner said it the other way round
 	words               int
+	endorsed, refuted   bool // another option approved, or rejected, by its letter
 }
 
 // confidence estimates how likely the band is exactly right, from 0 to 1.

@@ -38,8 +38,10 @@ type textIndex struct {
 	blockMask, judgeMask, weakMask, modalMask, letterMask []bool
 	skipNen                                               []bool
 	// rejects counts matches whose words were there but not asserted;
-	// reversed those of {neg} patterns asserted without their negation.
-	rejects, reversed int
+	// reversed those of {neg} patterns asserted without their negation;
+	// contradicted those of {neg} concepts said without their negation
+	// outside any refutation or supposition, judged or not.
+	rejects, reversed, contradicted int
 	// thaiWord[r-0x0E00] is 1 + the index into words of Thai character r.
 	thaiWord [0x80]int32
 }
@@ -110,7 +112,7 @@ func (x *textIndex) release() {
 	clear(x.byFold)
 	x.gen++
 	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
-	x.rejects, x.reversed, x.skipNen = 0, 0, nil
+	x.rejects, x.reversed, x.contradicted, x.skipNen = 0, 0, 0, nil
 	indexPool.Put(x)
 }
 

@@ -138,8 +138,14 @@ func CheckLength(text string) error {
 // Score scores an explanation. Text over MaxExplanation characters is
 // refused with an ETOOLARGE error; anything else, however broken, is scored.
 func (r *Rubric) Score(text string) (Result, error) {
+	res, _, err := r.score(text)
+	return res, err
+}
+
+// score is Score that also returns what it noticed on the way.
+func (r *Rubric) score(text string) (Result, signals, error) {
 	if err := CheckLength(text); err != nil {
-		return Result{}, err
+		return Result{}, signals{}, err
 	}
 	x := indexText(text)
 	defer x.release()
@@ -149,7 +155,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 	var sig signals
 	total, hit := 0, 0
 	for i, c := range r.Concepts {
-		before, reversedBefore := x.rejects, x.reversed
+		before, reversedBefore, contradictedBefore := x.rejects, x.reversed, x.contradicted
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
 		total += c.Weight
@@ -165,6 +171,9 @@ func (r *Rubric) Score(text string) (Result, error) {
 		}
 		if !ok && x.rejects > before && c.Role != Conclusion {
 			sig.deniedConcept = true
+		}
+		if !ok && x.contradicted > contradictedBefore && c.Role != Conclusion {
+			sig.contradicted = true
 		}
 		if !ok && x.reversed > reversedBefore && c.Role != Conclusion {
 			sig.reversed = true
@@ -201,6 +210,10 @@ func (r *Rubric) Score(text string) (Result, error) {
 		// a key idea said the other way round ("retrying will help" where
 		// the rubric says it will not).
 		res.Band = 0
+	case sig.hits == 0 && (sig.deniedMisconception || refuted):
+		// Nothing of the key idea, but the tempting wrong move is rejected
+		// ("retrying would only delay things"): a minor point, on topic.
+		res.Band = 1
 	case sig.hits == 0:
 		// Short, on topic and not wrong is a vague answer, worth a 1; a
 		// long answer in which nothing was recognised is more often
@@ -215,14 +228,19 @@ func (r *Rubric) Score(text string) (Result, error) {
 		// read as 3 were graded 2, and long ones read as 2 were graded 3
 		// (their support in words the rubric does not list).
 		res.Band = 3
+	case sig.decisive > 0 && sig.contradicted:
+		// The key idea, but another of the rubric's ideas said the other
+		// way round ("the coordinator shares the subagent's context").
+		res.Band = 1
 	case sig.decisive > 0:
 		// The key idea; a bare conclusion without its reason stays here.
 		res.Band = 2
 	default:
 		res.Band = 1
 	}
+	sig.endorsed, sig.refuted = endorsed, refuted
 	res.Confidence = confidence(res.Band, sig, r.Lang)
-	return res, nil
+	return res, sig, nil
 }
 
 // minWordsForBand3 is the fewest words an explanation needs for band 3: a
