@@ -615,6 +615,9 @@ func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
 		return false
 	}
 	gap := text[tk.end:x.toks[1].start]
+	if strings.Contains(gap, ":") && labelsLater(text, tk.end) {
+		return false // "B: isError false … C: permission": labelled items, not a choice
+	}
 	if strings.ContainsAny(gap, ".,:;—–-") {
 		return !strings.Contains(gap, "?") // "Maybe C?" is a hedge
 	}
@@ -631,5 +634,18 @@ func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
 	}
 	return false
 }
+
+// labelsLater reports whether a later capital A–D stands alone before a
+// colon, as in a list that labels its items by letter.
+func labelsLater(text string, from int) bool {
+	for i := from; i+1 < len(text); i++ {
+		if text[i] >= 'A' && text[i] <= 'D' && text[i+1] == ':' && (i == 0 || !isLetterByte(text[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 var thaiChoiceCues = []string{"เพราะ", "ครับ", "ค่ะ", "คะ", "จ้ะ"}

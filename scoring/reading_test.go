@@ -61,6 +61,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			nil, nil, 0, 0},
 		{"rate-limited-research", "pl", "C – sześć źródeł to dużo, podagent może je zachować i iść dalej.",
 			nil, nil, 0, 0},
+		// Letters that label items ("B: … C: …") are not a choice of option B.
+		{"warehouse-empty-vs-denied-pair", "en", "B: isError false, zero units is a real answer. C: isError true, a permission error, so C's stock is unknown.",
+			[]string{"zero-stock-is-an-answer"}, nil, 2, 3},
+		// A Thai answer that opens by choosing another option, politely.
+		{"rate-limited-research", "th", "C ครับ หกแหล่งก็พอแล้ว subagent เก็บไว้แล้วไปต่อได้เลย",
+			nil, nil, 0, 0},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
