@@ -232,6 +232,21 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 		return j
 	}
+	// A refutation that follows what it rejects reaches back over English
+	// terms inside a Thai clause ("การรันใหม่ด้วย timeout ที่ยาวขึ้นมีแต่จะ…"):
+	// only a space between two Thai words counts as a phrase break there.
+	backwardOverTerms := func(i, units int) int {
+		j, gaps := i, 0
+		for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !blocked[k]; k-- {
+			if toks[k].thai && toks[k+1].thai && toks[k+1].start > toks[k].end {
+				if gaps++; gaps > 1 {
+					break
+				}
+			}
+			j = k
+		}
+		return j
+	}
 	judged := x.cueMask(&x.judgeMask, cs.judgements)
 	rd.judged = judged
 	weak := x.cueMask(&x.weakMask, cs.weak)
@@ -280,7 +295,11 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 	}
 	for _, c := range spans(cs.refuteBehind, x) {
-		if from := backward(c.first, refuteBackward); from < c.first {
+		reach := backwardOverTerms
+		if strings.HasPrefix(x.text[toks[c.first].start:], "เป็นแค่") {
+			reach = backward // "timeout เป็นแค่ noise" says what the term itself is
+		}
+		if from := reach(c.first, refuteBackward); from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 		}
 		// What follows is the harm the learner points out: "would only

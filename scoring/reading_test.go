@@ -67,6 +67,9 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// A Thai answer that opens by choosing another option, politely.
 		{"rate-limited-research", "th", "C ครับ หกแหล่งก็พอแล้ว subagent เก็บไว้แล้วไปต่อได้เลย",
 			nil, nil, 0, 0},
+		// A Thai "would only" reaches back over an English term to what it rejects.
+		{"coordinator-mixed-branches", "th", "รันใหม่ทั้งสามตัวด้วย timeout ที่ยาวกว่าเดิมมีแต่จะทิ้งงานที่ทำเสร็จไปแล้ว",
+			nil, []string{"rerun-everything"}, 1, 3},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
