@@ -59,9 +59,7 @@ func newDisputeWorld(t *testing.T) *disputeWorld {
 		t.Fatal(err)
 	}
 	mkAttempt := func(learner int64, text string) *examsim.Attempt {
-		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true,
-			Explanation: text, Score: 10, Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1,
-			CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
+		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Verdict: examsim.Verdict{Score: 10, Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}
 		if err := w.attempts.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)
 		}
