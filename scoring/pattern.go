@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultWindow is how many words a pattern's slots may spread over.
@@ -25,7 +26,10 @@ const (
 // Pattern is one compiled rubric pattern: slots that must all match, in any
 // order, within a window. See questions/FORMAT.md for the syntax.
 type Pattern struct {
-	src      string
+	src string
+	// compile fills slots, window and polarity on first use: a bank holds
+	// thousands of patterns, and compiled ones are most of its memory.
+	compile  sync.Once
 	slots    [][]term // each slot is a list of alternatives
 	window   int      // in units
 	polarity polarity
@@ -76,9 +80,43 @@ func (t *term) number() {
 // String returns the pattern as written.
 func (p *Pattern) String() string { return p.src }
 
-// CompilePattern parses a pattern. Its errors are sentences fit for a
-// `path:line: problem` report.
+// CompilePattern checks a pattern's syntax and returns it, to be compiled
+// when first matched. Its errors are sentences fit for a `path:line:
+// problem` report.
 func CompilePattern(src string) (*Pattern, error) {
+	if _, err := compilePattern(src); err != nil {
+		return nil, err
+	}
+	return &Pattern{src: src}, nil
+}
+
+// compiled compiles the pattern once; CompilePattern has checked that it
+// compiles, so the error cannot occur.
+func (p *Pattern) compiled() *Pattern {
+	p.compile.Do(func() {
+		if c, err := compilePattern(p.src); err == nil {
+			p.slots, p.window, p.polarity = c.slots, c.window, c.polarity
+		}
+	})
+	return p
+}
+
+// compileAll compiles the rubric's patterns before they are read.
+func (r *Rubric) compileAll() {
+	for i := range r.Concepts {
+		for _, p := range r.Concepts[i].Patterns {
+			p.compiled()
+		}
+	}
+	for i := range r.Misconceptions {
+		for _, p := range r.Misconceptions[i].Patterns {
+			p.compiled()
+		}
+	}
+}
+
+// compilePattern parses a pattern into its slots.
+func compilePattern(src string) (*Pattern, error) {
 	p := &Pattern{src: src, window: DefaultWindow * wordUnits}
 	for _, field := range strings.Fields(src) {
 		switch {
@@ -314,6 +352,7 @@ func (x *textIndex) pairSpans(p *pairTerm) []span {
 // match reports whether the pattern matches text as asserted, read through
 // rd, and returns the spans of the words that matched (in x's arena).
 func (p *Pattern) match(x *textIndex, rd *reading, mode matchMode) ([]span, bool) {
+	p.compiled()
 	found := slices.Grow(x.found[:0], len(p.slots))[:len(p.slots)]
 	x.found = found
 	for i, slot := range p.slots {
