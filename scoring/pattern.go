@@ -84,7 +84,7 @@ func (p *Pattern) String() string { return p.src }
 // when first matched. Its errors are sentences fit for a `path:line:
 // problem` report.
 func CompilePattern(src string) (*Pattern, error) {
-	if _, err := compilePattern(src); err != nil {
+	if _, err := compilePattern(src, false); err != nil {
 		return nil, err
 	}
 	return &Pattern{src: src}, nil
@@ -94,7 +94,7 @@ func CompilePattern(src string) (*Pattern, error) {
 // compiles, so the error cannot occur.
 func (p *Pattern) compiled() *Pattern {
 	p.compile.Do(func() {
-		if c, err := compilePattern(p.src); err == nil {
+		if c, err := compilePattern(p.src, true); err == nil {
 			p.slots, p.window, p.polarity = c.slots, c.window, c.polarity
 		}
 	})
@@ -115,8 +115,9 @@ func (r *Rubric) compileAll() {
 	}
 }
 
-// compilePattern parses a pattern into its slots.
-func compilePattern(src string) (*Pattern, error) {
+// compilePattern parses a pattern into its slots; with keep false it only
+// checks the syntax, and the slots hold zero terms.
+func compilePattern(src string, keep bool) (*Pattern, error) {
 	p := &Pattern{src: src, window: DefaultWindow * wordUnits}
 	for _, field := range strings.Fields(src) {
 		switch {
@@ -140,7 +141,7 @@ func compilePattern(src string) (*Pattern, error) {
 			var slot []term
 			synonyms := false
 			for _, alt := range strings.Split(field, "|") {
-				t, err := compileTerm(alt)
+				t, err := parseTerm(alt, keep)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
 				}
@@ -159,7 +160,11 @@ func compilePattern(src string) (*Pattern, error) {
 	return p, nil
 }
 
-func compileTerm(alt string) (term, error) {
+func compileTerm(alt string) (term, error) { return parseTerm(alt, true) }
+
+// parseTerm parses one alternative; with keep false it only checks it and
+// returns a zero term, sparing the copy and the vocabulary look-ups.
+func parseTerm(alt string, keep bool) (term, error) {
 	if alt == "" {
 		return term{}, fmt.Errorf("empty alternative (two | in a row, or | at an end)")
 	}
@@ -171,7 +176,7 @@ func compileTerm(alt string) (term, error) {
 	// Tokenize on the stack and keep an exact copy: terms live as long as
 	// the bank, and a slice grown by appends would keep its slack.
 	var scratch [8]token
-	toks := slices.Clone(tokenize(scratch[:0], body))
+	toks := tokenize(scratch[:0], body)
 	if len(toks) == 0 {
 		return term{}, fmt.Errorf("%q has no letters or digits", alt)
 	}
@@ -180,12 +185,16 @@ func compileTerm(alt string) (term, error) {
 			return term{}, fmt.Errorf("%q crosses a sentence end", alt)
 		}
 	}
-	if prefix && toks[len(toks)-1].thai {
+	if !keep {
+		return term{}, nil
+	}
+	kept := slices.Clone(toks) // a new name, so the scratch stays on the stack
+	if prefix && kept[len(kept)-1].thai {
 		// Thai matches inside runs of letters anyway; a trailing * adds nothing.
 		prefix = false
 	}
-	t := term{toks: toks, prefix: prefix}
-	t.modalNen = len(toks) == 1 && !prefix && toks[0].fold == "nen"
+	t := term{toks: kept, prefix: prefix}
+	t.modalNen = len(kept) == 1 && !prefix && kept[0].fold == "nen"
 	t.number()
 	return t, nil
 }
