@@ -141,6 +141,7 @@ func (r *Rubric) Score(text string) (Result, error) {
 	if err := CheckLength(text); err != nil {
 		return Result{}, err
 	}
+	r.compileAll()
 	x := indexText(text)
 	defer x.release()
 	rd := x.read(r.Lang)
