@@ -77,41 +77,20 @@ func CheckBand(band int) error {
 	return nil
 }
 
-// EffectiveBand is the band that counts: the teacher's when there is one.
-func (a *Attempt) EffectiveBand() int {
-	if a.Human != nil {
-		return a.Human.Band
-	}
-	return a.Band
-}
-
-// EffectiveBand is the band that counts: the teacher's when there is one.
-func (it *ExamItem) EffectiveBand() int {
-	if it.Human != nil {
-		return it.Human.Band
-	}
-	return it.Band
-}
-
 // Gradable is a scored explanation as the review queue and the regrade form
 // show it, whichever kind it is.
 type Gradable struct {
-	Target         Target
-	LearnerID      int64  // 0 for a classroom player without an examsim identity
-	Name           string // the learner's username or the player's nickname; may be empty
-	QuestionID     string
-	Lang           Lang
-	Choice         string
-	Correct        bool
-	Explanation    string
-	Score          int
-	Band           int
-	Concepts       []ConceptHit
-	Misconceptions []string
-	RubricVersion  int
-	CreatedAt      time.Time
-	Flag           *Flag       // nil when never flagged
-	Human          *HumanGrade // nil until regraded
+	Target      Target
+	LearnerID   int64  // 0 for a classroom player without an examsim identity
+	Name        string // the learner's username or the player's nickname; may be empty
+	QuestionID  string
+	Lang        Lang
+	Choice      string
+	Correct     bool
+	Explanation string
+	Verdict
+	CreatedAt time.Time
+	Flag      *Flag // nil when never flagged
 }
 
 // GradingScope says whose explanations a teacher may regrade: an admin

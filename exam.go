@@ -54,14 +54,9 @@ type ExamItem struct {
 	AnsweredAt  time.Time
 
 	// Set on submission.
-	Correct        bool
-	Score          int
-	Band           int
-	Concepts       []ConceptHit
-	Misconceptions []string
-	RubricVersion  int
-	AttemptID      int64       // the attempt recorded for this answer; 0 if unanswered
-	Human          *HumanGrade // a teacher's regrade of the attempt; nil if none
+	Correct   bool
+	Verdict         // of the attempt recorded for this answer
+	AttemptID int64 // the attempt recorded for this answer; 0 if unanswered
 }
 
 // Submitted reports whether the exam has been submitted.

@@ -61,23 +61,18 @@ type ConceptHit struct {
 
 // Attempt is one answer to one question, with its scored explanation.
 type Attempt struct {
-	ID             int64
-	LearnerID      int64
-	QuestionID     string
-	Lang           Lang
-	Choice         string
-	Correct        bool
-	Explanation    string
-	Score          int
-	Band           int
-	Concepts       []ConceptHit
-	Misconceptions []string
-	RubricVersion  int
-	CreatedAt      time.Time
-	Source         Source      // where the answer was given
-	ExamID         int64       // the exam it was part of, for Source exam
-	ClassTitle     string      // the quiz's title, for Source classroom
-	Human          *HumanGrade // a teacher's regrade; nil if none (see EffectiveBand)
+	ID          int64
+	LearnerID   int64
+	QuestionID  string
+	Lang        Lang
+	Choice      string
+	Correct     bool
+	Explanation string
+	Verdict
+	CreatedAt  time.Time
+	Source     Source // where the answer was given
+	ExamID     int64  // the exam it was part of, for Source exam
+	ClassTitle string // the quiz's title, for Source classroom
 }
 
 // Source says where an attempt was made.

@@ -12,7 +12,8 @@ import (
 )
 
 // Open records when a student in an assignment first saw a question, for
-// the speed bonus, and returns the index of their next unanswered question
+// the time the answer took (kept in the results; assignments earn no speed
+// points), and returns the index of their next unanswered question
 // (len(questions) when they are done).
 func (r *Room) Open(playerID int64) int {
 	r.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultWindow is how many words a pattern's slots may spread over.
@@ -25,7 +26,10 @@ const (
 // Pattern is one compiled rubric pattern: slots that must all match, in any
 // order, within a window. See questions/FORMAT.md for the syntax.
 type Pattern struct {
-	src      string
+	src string
+	// compile fills slots, window and polarity on first use: a bank holds
+	// thousands of patterns, and compiled ones are most of its memory.
+	compile  sync.Once
 	slots    [][]term // each slot is a list of alternatives
 	window   int      // in units
 	polarity polarity
@@ -76,9 +80,44 @@ func (t *term) number() {
 // String returns the pattern as written.
 func (p *Pattern) String() string { return p.src }
 
-// CompilePattern parses a pattern. Its errors are sentences fit for a
-// `path:line: problem` report.
+// CompilePattern checks a pattern's syntax and returns it, to be compiled
+// when first matched. Its errors are sentences fit for a `path:line:
+// problem` report.
 func CompilePattern(src string) (*Pattern, error) {
+	if _, err := compilePattern(src, false); err != nil {
+		return nil, err
+	}
+	return &Pattern{src: src}, nil
+}
+
+// compiled compiles the pattern once; CompilePattern has checked that it
+// compiles, so the error cannot occur.
+func (p *Pattern) compiled() *Pattern {
+	p.compile.Do(func() {
+		if c, err := compilePattern(p.src, true); err == nil {
+			p.slots, p.window, p.polarity = c.slots, c.window, c.polarity
+		}
+	})
+	return p
+}
+
+// compileAll compiles the rubric's patterns before they are read.
+func (r *Rubric) compileAll() {
+	for i := range r.Concepts {
+		for _, p := range r.Concepts[i].Patterns {
+			p.compiled()
+		}
+	}
+	for i := range r.Misconceptions {
+		for _, p := range r.Misconceptions[i].Patterns {
+			p.compiled()
+		}
+	}
+}
+
+// compilePattern parses a pattern into its slots; with keep false it only
+// checks the syntax, and the slots hold zero terms.
+func compilePattern(src string, keep bool) (*Pattern, error) {
 	p := &Pattern{src: src, window: DefaultWindow * wordUnits}
 	for _, field := range strings.Fields(src) {
 		switch {
@@ -102,7 +141,7 @@ func CompilePattern(src string) (*Pattern, error) {
 			var slot []term
 			synonyms := false
 			for _, alt := range strings.Split(field, "|") {
-				t, err := compileTerm(alt)
+				t, err := parseTerm(alt, keep)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
 				}
@@ -121,7 +160,11 @@ func CompilePattern(src string) (*Pattern, error) {
 	return p, nil
 }
 
-func compileTerm(alt string) (term, error) {
+func compileTerm(alt string) (term, error) { return parseTerm(alt, true) }
+
+// parseTerm parses one alternative; with keep false it only checks it and
+// returns a zero term, sparing the copy and the vocabulary look-ups.
+func parseTerm(alt string, keep bool) (term, error) {
 	if alt == "" {
 		return term{}, fmt.Errorf("empty alternative (two | in a row, or | at an end)")
 	}
@@ -133,7 +176,7 @@ func compileTerm(alt string) (term, error) {
 	// Tokenize on the stack and keep an exact copy: terms live as long as
 	// the bank, and a slice grown by appends would keep its slack.
 	var scratch [8]token
-	toks := slices.Clone(tokenize(scratch[:0], body))
+	toks := tokenize(scratch[:0], body)
 	if len(toks) == 0 {
 		return term{}, fmt.Errorf("%q has no letters or digits", alt)
 	}
@@ -142,12 +185,16 @@ func compileTerm(alt string) (term, error) {
 			return term{}, fmt.Errorf("%q crosses a sentence end", alt)
 		}
 	}
-	if prefix && toks[len(toks)-1].thai {
+	if !keep {
+		return term{}, nil
+	}
+	kept := slices.Clone(toks) // a new name, so the scratch stays on the stack
+	if prefix && kept[len(kept)-1].thai {
 		// Thai matches inside runs of letters anyway; a trailing * adds nothing.
 		prefix = false
 	}
-	t := term{toks: toks, prefix: prefix}
-	t.modalNen = len(toks) == 1 && !prefix && toks[0].fold == "nen"
+	t := term{toks: kept, prefix: prefix}
+	t.modalNen = len(kept) == 1 && !prefix && kept[0].fold == "nen"
 	t.number()
 	return t, nil
 }
@@ -314,6 +361,7 @@ func (x *textIndex) pairSpans(p *pairTerm) []span {
 // match reports whether the pattern matches text as asserted, read through
 // rd, and returns the spans of the words that matched (in x's arena).
 func (p *Pattern) match(x *textIndex, rd *reading, mode matchMode) ([]span, bool) {
+	p.compiled()
 	found := slices.Grow(x.found[:0], len(p.slots))[:len(p.slots)]
 	x.found = found
 	for i, slot := range p.slots {

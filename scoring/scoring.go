@@ -147,6 +147,7 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 	if err := CheckLength(text); err != nil {
 		return Result{}, signals{}, err
 	}
+	r.compileAll()
 	x := indexText(text)
 	defer x.release()
 	rd := x.read(r.Lang)

@@ -359,8 +359,8 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 		return dbError(err)
 	}
 	at := &examsim.Attempt{LearnerID: learner.Int64, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-		Explanation: a.Explanation, Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
-		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, CreatedAt: a.CreatedAt,
+		Explanation: a.Explanation, Verdict: examsim.Verdict{Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
+			Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion}, CreatedAt: a.CreatedAt,
 		Source: examsim.SourceClassroom, ClassTitle: title}
 	if err := insertAttempt(ctx, tx, at); err != nil {
 		return err

@@ -239,6 +239,16 @@ func openFlagged(k examsim.TargetKind) string {
 	return ` AND a.id IN (SELECT attempt_id FROM score_flags WHERE resolved_at IS NULL AND attempt_id IS NOT NULL)`
 }
 
+// notClassCopy leaves out of the unflagged part of the queue the attempts
+// that copy a class answer into a learner's history: the class answer itself
+// stands for them there. A learner who flags the copy still brings it in.
+func notClassCopy(k examsim.TargetKind) string {
+	if k == examsim.TargetClassAnswer {
+		return ""
+	}
+	return ` AND a.source <> 'classroom'`
+}
+
 func (s *DisputeService) queryGradable(ctx context.Context, kind examsim.TargetKind, sql string, args ...any) ([]*examsim.Gradable, error) {
 	rows, err := s.db.db.QueryContext(ctx, sql, args...)
 	if err != nil {
@@ -292,7 +302,7 @@ func (s *DisputeService) ListGradable(ctx context.Context, scope examsim.Grading
 		if err != nil {
 			return nil, err
 		}
-		recent, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NULL AND g.band IS NULL ORDER BY `+id+` DESC LIMIT ?`,
+		recent, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NULL AND g.band IS NULL`+notClassCopy(kind)+` ORDER BY `+id+` DESC LIMIT ?`,
 			append(scopeArgs(scope), limit)...)
 		if err != nil {
 			return nil, err

@@ -242,8 +242,8 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 			}
 			a := &examsim.Attempt{
 				LearnerID: e.LearnerID, QuestionID: it.QuestionID, Lang: it.Lang, Choice: it.Choice, Correct: it.Correct,
-				Explanation: it.Explanation, Score: it.Score, Band: it.Band, Concepts: it.Concepts,
-				Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion, CreatedAt: at,
+				Explanation: it.Explanation, Verdict: examsim.Verdict{Score: it.Score, Band: it.Band, Concepts: it.Concepts,
+					Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion}, CreatedAt: at,
 				Source: examsim.SourceExam, ExamID: e.ID,
 			}
 			if err := insertAttempt(ctx, tx, a); err != nil {

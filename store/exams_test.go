@@ -138,8 +138,7 @@ func TestPracticeAttemptsMoveTheReviewSchedule(t *testing.T) {
 	l, _ := ls.CreateAnonymous(ctx)
 	answer := func(qid string, correct bool, expl string, band int, at time.Time) {
 		t.Helper()
-		if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: qid, Lang: examsim.Thai, Choice: "A",
-			Correct: correct, Explanation: expl, Band: band, CreatedAt: at}); err != nil {
+		if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: qid, Lang: examsim.Thai, Choice: "A", Correct: correct, Explanation: expl, CreatedAt: at, Verdict: examsim.Verdict{Band: band}}); err != nil {
 			t.Fatal(err)
 		}
 	}

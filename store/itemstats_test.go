@@ -24,7 +24,6 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, a := range []*examsim.Attempt{
 		{LearnerID: ann.ID, QuestionID: "q1", Choice: "B", Correct: false, CreatedAt: t0.Add(2 * time.Minute)},
-		{LearnerID: ann.ID, QuestionID: "q1", Choice: "A", Correct: true, CreatedAt: t0}, // earlier, though stored later
 		{LearnerID: host.ID, QuestionID: "q2", Choice: "C", Correct: true, CreatedAt: t0.Add(time.Minute), Source: examsim.SourceExam},
 	} {
 		a.Lang, a.Misconceptions, a.RubricVersion = examsim.English, []string{}, 1
@@ -48,8 +47,9 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The signed-in player's answer is in attempts already (the classroom
-	// copies it there), so its class_answers row must not count twice.
+	// Saving the signed-in player's answer copies it into their attempts
+	// (earlier than the B above, though stored later), so its class_answers
+	// row must not count twice.
 	err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{
 		{SessionID: sess.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Misconceptions: []string{}},
 		{SessionID: sess.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Misconceptions: []string{}},

@@ -124,12 +124,7 @@ func TestAttemptsRoundTripAndMerge(t *testing.T) {
 	db := MustOpenDB(t)
 	ls, as := store.NewLearnerService(db), store.NewAttemptService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
-	want := &examsim.Attempt{
-		LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true,
-		Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Score: 83, Band: 3,
-		Concepts:       []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}},
-		Misconceptions: []string{}, RubricVersion: 2,
-	}
+	want := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true, Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Verdict: examsim.Verdict{Score: 83, Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}}, Misconceptions: []string{}, RubricVersion: 2}}
 	if err := as.CreateAttempt(ctx, want); err != nil {
 		t.Fatal(err)
 	}

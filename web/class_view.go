@@ -195,6 +195,16 @@ func classPhaseLabel(ctx context.Context, s *examsim.ClassSession) string {
 	return t(ctx, "class.phase_"+string(s.Phase))
 }
 
+// rosterMax is how many players the host's roster lists by name. It is
+// redrawn a few times a second, and a projector cannot show 2,000 names
+// anyway; the counts above it cover everyone.
+const rosterMax = 200
+
+// rosterShown is the part of the roster listed by name, in join order.
+func rosterShown(ps []classroom.PlayerInfo) []classroom.PlayerInfo {
+	return ps[:min(len(ps), rosterMax)]
+}
+
 // optionGlyph is the shape that goes with an option's letter and colour.
 func optionGlyph(letter string) string {
 	switch letter {

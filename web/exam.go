@@ -97,7 +97,7 @@ func (s *Server) scoreItem(it *examsim.ExamItem) error {
 	if err != nil {
 		return err
 	}
-	it.Score, it.Band, it.Concepts, it.Misconceptions, it.RubricVersion = res.Score, res.Band, res.Hits(), res.MisconceptionIDs(), tx.Rubric.Version
+	it.SetScored(res.Verdict(tx.Rubric.Version))
 	return nil
 }
 

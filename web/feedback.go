@@ -12,28 +12,21 @@ import (
 // scoredExplanation is what a practice attempt, an exam item and a class
 // answer share once scored: everything the feedback shows.
 type scoredExplanation struct {
-	Lang           examsim.Lang // the language it was written and scored in
-	Explanation    string
-	Score, Band    int
-	Concepts       []examsim.ConceptHit
-	Misconceptions []string
-	RubricVersion  int
-	Human          *examsim.HumanGrade
+	Lang        examsim.Lang // the language it was written and scored in
+	Explanation string
+	examsim.Verdict
 }
 
 func attemptScored(a *examsim.Attempt) scoredExplanation {
-	return scoredExplanation{Lang: a.Lang, Explanation: a.Explanation, Score: a.Score, Band: a.Band, Concepts: a.Concepts,
-		Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion, Human: a.Human}
+	return scoredExplanation{Lang: a.Lang, Explanation: a.Explanation, Verdict: a.Verdict}
 }
 
 func itemScored(it *examsim.ExamItem) scoredExplanation {
-	return scoredExplanation{Lang: it.Lang, Explanation: it.Explanation, Score: it.Score, Band: it.Band, Concepts: it.Concepts,
-		Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion, Human: it.Human}
+	return scoredExplanation{Lang: it.Lang, Explanation: it.Explanation, Verdict: it.Verdict}
 }
 
 func gradableScored(g *examsim.Gradable) scoredExplanation {
-	return scoredExplanation{Lang: g.Lang, Explanation: g.Explanation, Score: g.Score, Band: g.Band, Concepts: g.Concepts,
-		Misconceptions: g.Misconceptions, RubricVersion: g.RubricVersion, Human: g.Human}
+	return scoredExplanation{Lang: g.Lang, Explanation: g.Explanation, Verdict: g.Verdict}
 }
 
 // Kinds of highlighted evidence.

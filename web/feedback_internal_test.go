@@ -42,8 +42,7 @@ func renderFeedback(t *testing.T, lang examsim.Lang, text string, res scoring.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	se := scoredExplanation{Lang: lang, Explanation: text, Score: res.Score, Band: res.Band, Concepts: res.Hits(),
-		Misconceptions: res.MisconceptionIDs(), RubricVersion: 1, Human: human}
+	se := scoredExplanation{Lang: lang, Explanation: text, Verdict: examsim.Verdict{Score: res.Score, Band: res.Band, Concepts: res.Hits(), Misconceptions: res.MisconceptionIDs(), RubricVersion: 1, Human: human}}
 	f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se, res, true)
 	f.ID = "-1"
 	f.Flag = flagView{Action: "/attempts/1/flag"}
@@ -203,8 +202,7 @@ func TestHumanBandReplacesTheAutomaticOne(t *testing.T) {
 
 func TestStaleVerdictShowsNoEvidence(t *testing.T) {
 	q := &questions.Question{Texts: map[examsim.Lang]*questions.Text{examsim.English: {Rubric: feedbackRubric}}}
-	se := scoredExplanation{Lang: examsim.English, Explanation: "anything", Band: 2, RubricVersion: 1,
-		Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "no-retry"}}}
+	se := scoredExplanation{Lang: examsim.English, Explanation: "anything", Verdict: examsim.Verdict{Band: 2, RubricVersion: 1, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "no-retry"}}}}
 	if _, ok := rescored(q, se); ok {
 		t.Error("a verdict the scorer no longer reaches was taken as reproduced")
 	}
@@ -225,10 +223,10 @@ func TestWhatWaitsInTheQueue(t *testing.T) {
 		flagged, unsure2 bool
 	}{
 		{"an open flag", examsim.Gradable{Flag: open}, false, true, false},
-		{"an open flag after a regrade", examsim.Gradable{Flag: open, Human: human}, true, true, false},
-		{"a resolved flag", examsim.Gradable{Flag: resolved, Human: human}, false, false, false},
+		{"an open flag after a regrade", examsim.Gradable{Flag: open, Verdict: examsim.Verdict{Human: human}}, true, true, false},
+		{"a resolved flag", examsim.Gradable{Flag: resolved, Verdict: examsim.Verdict{Human: human}}, false, false, false},
 		{"unsure, never regraded", examsim.Gradable{}, true, false, true},
-		{"unsure but regraded", examsim.Gradable{Human: human}, true, false, false},
+		{"unsure but regraded", examsim.Gradable{Verdict: examsim.Verdict{Human: human}}, true, false, false},
 		{"sure and unflagged", examsim.Gradable{}, false, false, false},
 	}
 	for _, tc := range tests {

@@ -51,8 +51,7 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	}
 	a := &examsim.Attempt{
 		LearnerID: learner.ID, QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
-		Explanation: form.Explanation, Score: res.Score, Band: res.Band, Concepts: res.Hits(),
-		Misconceptions: res.MisconceptionIDs(), RubricVersion: tx.Rubric.Version,
+		Explanation: form.Explanation, Verdict: res.Verdict(tx.Rubric.Version),
 		CreatedAt: s.now(), // the clock reviews are scheduled by
 	}
 	if err := s.Attempts.CreateAttempt(c.Request().Context(), a); err != nil {

@@ -502,8 +502,19 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		go func() {
 			defer hosts.Done()
 			control := func(action string, from int) error {
-				status, body, _, err := rr.host.post(ctx, "/class/s/"+rr.id+"/control",
-					url.Values{"_csrf": {tok}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
+				// A control told 503 is pressed again, as a host would: the
+				// "from" index makes a repeat act once.
+				var status int
+				var body string
+				var err error
+				for try := 0; try < 5; try++ {
+					status, body, _, err = rr.host.post(ctx, "/class/s/"+rr.id+"/control",
+						url.Values{"_csrf": {tok}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
+					if err != nil || status != http.StatusServiceUnavailable {
+						break
+					}
+					time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
+				}
 				if err != nil || status != 200 {
 					return fmt.Errorf("host %s: status %d %v %s", action, status, err, excerptOf(body))
 				}

@@ -164,8 +164,7 @@ func TestRescoreUpdatesOldRubricVersions(t *testing.T) {
 	}
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	as := store.NewAttemptService(db)
-	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true,
-		Explanation: "validation error, isRetryable false, fix the format #NNNNN", Score: 0, Band: 0, RubricVersion: 0}
+	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Score: 0, Band: 0, RubricVersion: 0}}
 	as.CreateAttempt(ctx, old)
 	db.Close()
 

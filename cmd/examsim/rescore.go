@@ -53,7 +53,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			skipped++
 			return nil
 		}
-		a.Score, a.Band, a.Concepts, a.Misconceptions, a.RubricVersion = res.Score, res.Band, res.Hits(), res.MisconceptionIDs(), rubric.Version
+		a.SetScored(res.Verdict(rubric.Version))
 		changed++
 		return attempts.UpdateScore(ctx, a)
 	})

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/examsim/examsim/classroom"
@@ -133,6 +134,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		scheme = "https"
 	}
 	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), *dbPath)
+
+	// Loading a big bank leaves several times its size in garbage; return it
+	// to the system now, beside serving, rather than over the next minutes.
+	go debug.FreeOSMemory()
 
 	// From here a signal shuts down in order (below); before, nothing was
 	// served, and a signal ends the process at once, wherever it waits.

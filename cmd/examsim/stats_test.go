@@ -63,8 +63,7 @@ func TestQuestionsStatsWithDB(t *testing.T) {
 		for qi, syn := range row {
 			at = at.Add(time.Minute)
 			choice := own(qi, syn)
-			if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: qs[qi].ID, Lang: examsim.English, Choice: choice,
-				Correct: choice == qs[qi].Answer, Misconceptions: []string{}, RubricVersion: 1, CreatedAt: at}); err != nil {
+			if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: qs[qi].ID, Lang: examsim.English, Choice: choice, Correct: choice == qs[qi].Answer, CreatedAt: at, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -5,10 +5,7 @@ package main
 // reads cookies and event streams rather than pages.
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -78,51 +75,4 @@ func (u *vuser) formToken(ctx context.Context, path string) (string, string, err
 		return "", body, fmt.Errorf("GET %s: status %d, no form", path, status)
 	}
 	return m[1], body, nil
-}
-
-// holdStream reads an event stream until ctx ends, reconnecting as a
-// browser's EventSource does, and hands each event to on.
-func holdStream(ctx context.Context, u *vuser, path string, on func(event, data string, at time.Time)) {
-	for ctx.Err() == nil {
-		req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		resp, err := u.stream.Do(req)
-		if err == nil && resp.StatusCode != 200 {
-			_ = resp.Body.Close() // the status is the error to report
-			err = errors.New(resp.Status)
-		}
-		if err == nil {
-			readEvents(resp.Body, on)
-			_ = resp.Body.Close() // read to its end or to a broken connection: nothing left to check
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(500 * time.Millisecond):
-		}
-	}
-}
-
-func readEvents(r io.Reader, on func(event, data string, at time.Time)) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 8<<20)
-	var event string
-	var data bytes.Buffer
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if event != "" && on != nil {
-				on(event, data.String(), time.Now())
-			}
-			event = ""
-			data.Reset()
-		case strings.HasPrefix(line, "event: "):
-			event = line[len("event: "):]
-		case strings.HasPrefix(line, "data: "):
-			if data.Len() > 0 {
-				data.WriteByte('\n')
-			}
-			data.WriteString(line[len("data: "):])
-		}
-	}
 }

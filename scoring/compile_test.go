@@ -1,0 +1,58 @@
+package scoring
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/examsim/examsim"
+)
+
+// A rubric's patterns are compiled on first use; requests score the same
+// rubric at once, so the first use may be concurrent (run with -race).
+func TestLazyPatternsScoreAlikeWhenFirstUsedConcurrently(t *testing.T) {
+	rubric := func() *Rubric {
+		return &Rubric{Version: 2, Lang: examsim.English, Answer: "A",
+			Concepts: []Concept{
+				{ID: "retry", Role: Decisive, Weight: 3, Patterns: []*Pattern{mustPattern(t, "{!neg} retry* later")}},
+				{ID: "permission", Role: Supporting, Weight: 2, Patterns: []*Pattern{mustPattern(t, "permission|access denied")}},
+			},
+			Misconceptions: []Misconception{{ID: "forever", Penalty: 40, Patterns: []*Pattern{mustPattern(t, "retry* forever ~4")}}},
+		}
+	}
+	const text = "It is a transient error, so retry it later; it is not a permission problem."
+	want, err := rubric().Score(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !want.Concepts[0].Hit {
+		t.Fatalf("the serial score misses the decisive concept: %+v", want)
+	}
+	shared := rubric()
+	got := make([]Result, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i], _ = shared.Score(text) })
+	}
+	wg.Wait()
+	for i := range got {
+		if diff := cmp.Diff(want, got[i]); diff != "" {
+			t.Errorf("concurrent score %d differs (-serial +concurrent):\n%s", i, diff)
+		}
+	}
+}
+
+// CompilePattern still reports a bad pattern at load, before any use.
+func TestCompilePatternChecksSyntaxWithoutCompiling(t *testing.T) {
+	if _, err := CompilePattern("retry||later"); err == nil {
+		t.Error("CompilePattern accepted an empty alternative")
+	}
+	p := mustPattern(t, "retry* later")
+	if p.slots != nil {
+		t.Error("CompilePattern kept compiled slots: they should wait for the first match")
+	}
+	if len(p.compiled().slots) != 2 {
+		t.Errorf("compiled pattern has %d slots, want 2", len(p.compiled().slots))
+	}
+}
