@@ -41,12 +41,3 @@ var negationCues = func() map[examsim.Lang][]term {
 	}
 	return out
 }()
-
-// negationSpans returns where the text negates something.
-func negationSpans(lang examsim.Lang, x *textIndex) []span {
-	cues := negationCues[lang]
-	if cues == nil {
-		cues = negationCues[examsim.English]
-	}
-	return spans(cues, x)
-}

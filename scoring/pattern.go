@@ -11,10 +11,6 @@ import (
 // DefaultWindow is how many words a pattern's slots may spread over.
 const DefaultWindow = 12
 
-// negLookback is how far before a window a negation still counts, in words:
-// "do not even think about retrying" negates a window that starts at "retrying".
-const negLookback = 3
-
 type polarity int
 
 const (
