@@ -185,7 +185,7 @@ func TestLearnerPath(t *testing.T) {
 			if s := text(t, ctx, `[data-testid=score-value]`); !strings.Contains(s, "/100") {
 				t.Errorf("score = %q", s)
 			}
-			n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=concept-hit], [data-testid=concept-miss]").length`))
+			n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=concept-hit], [data-testid=concept-miss], [data-testid=looked-for]").length`))
 			if err != nil || n == 0 {
 				t.Errorf("no per-concept feedback: %d %v", n, err)
 			}

@@ -43,7 +43,7 @@ func TestFlagRegradeHumanBand(t *testing.T) {
 	notes := map[string]string{"th": "ฉันอธิบายครบแล้วว่าเป็น valid empty result", "pl": "Napisałam, że to pusty wynik, a nie błąd dostępu"}
 	bands := map[string]string{"th": "3", "pl": "2"}
 	// What each learner reads once regraded, from the catalog's feedback.regraded.
-	regradedText := map[string]string{"th": "ครูตรวจคำอธิบายนี้ใหม่แล้ว: ระดับ 3", "pl": "ocenione ponownie przez prowadzącego: poziom 2"}
+	regradedText := map[string]string{"th": "ครูตรวจคำอธิบายนี้ใหม่แล้ว: ระดับ 3", "pl": "ocenił to wyjaśnienie ponownie: poziom 2"}
 	for lang, name := range learners {
 		l, err := ls.CreateAccount(ctx, name, name+"-pass", examsim.RoleLearner)
 		if err != nil {
