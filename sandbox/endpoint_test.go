@@ -80,6 +80,7 @@ func TestOriginIsValidated(t *testing.T) {
 		{"https://evil.example", http.StatusForbidden},
 		{"null", http.StatusForbidden},
 		{"http://" + host + ".evil.example", http.StatusForbidden},
+		{"https://" + host, http.StatusForbidden}, // same host, another scheme
 	} {
 		h := map[string]string{}
 		if tt.origin != "" {
@@ -105,6 +106,20 @@ func TestOriginIsValidated(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("GET with a foreign Origin: %d", resp.StatusCode)
+	}
+}
+
+// TestOriginSchemeFollowsTheRequest: behind a TLS proxy the endpoint's own
+// origin is https://host, as HTTPOptions.Scheme says, and http://host is
+// foreign.
+func TestOriginSchemeFollowsTheRequest(t *testing.T) {
+	srv := httptest.NewServer(New().HTTPHandler(HTTPOptions{Scheme: func(*http.Request) string { return "https" }}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	for origin, want := range map[string]int{"https://" + host: http.StatusOK, "http://" + host: http.StatusForbidden} {
+		if code, _, body := rawPost(t, srv.URL, initialize, map[string]string{"Origin": origin}); code != want {
+			t.Errorf("Origin %q behind TLS: status %d, want %d: %s", origin, code, want, body)
+		}
 	}
 }
 
