@@ -31,6 +31,10 @@ type HTTPOptions struct {
 	// AdmitSession, if set, is asked before a request opens a new session; it
 	// returns false and how long to wait to refuse it (a per-client limit).
 	AdmitSession func(*http.Request) (ok bool, wait time.Duration)
+	// Scheme, if set, says which scheme the browser used ("http" or
+	// "https"), as a trusted TLS proxy reports it; by default https when
+	// the request came over TLS. The endpoint's own origin is scheme://Host.
+	Scheme func(*http.Request) string
 }
 
 // HTTPHandler returns the sandbox's Streamable HTTP endpoint: the SDK's
@@ -135,7 +139,8 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // originAllowed follows the transport's rule: validate Origin on every
-// request; none (a non-browser client), the endpoint's own or a configured one.
+// request; none (a non-browser client), the endpoint's own (same scheme and
+// host) or a configured one.
 func (e *endpoint) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -148,7 +153,18 @@ func (e *endpoint) originAllowed(r *http.Request) bool {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return strings.EqualFold(u.Host, r.Host)
+	return strings.EqualFold(u.Scheme, e.scheme(r)) && strings.EqualFold(u.Host, r.Host)
+}
+
+// scheme is the scheme the browser reached the endpoint with.
+func (e *endpoint) scheme(r *http.Request) string {
+	if e.opts.Scheme != nil {
+		return e.opts.Scheme(r)
+	}
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // rpcMessage is as much of a JSON-RPC message as the checks need.

@@ -80,6 +80,7 @@ func TestOriginIsValidated(t *testing.T) {
 		{"https://evil.example", http.StatusForbidden},
 		{"null", http.StatusForbidden},
 		{"http://" + host + ".evil.example", http.StatusForbidden},
+		{"https://" + host, http.StatusForbidden}, // same host, another scheme
 	} {
 		h := map[string]string{}
 		if tt.origin != "" {
@@ -105,6 +106,20 @@ func TestOriginIsValidated(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("GET with a foreign Origin: %d", resp.StatusCode)
+	}
+}
+
+// TestOriginSchemeFollowsTheRequest: behind a TLS proxy the endpoint's own
+// origin is https://host, as HTTPOptions.Scheme says, and http://host is
+// foreign.
+func TestOriginSchemeFollowsTheRequest(t *testing.T) {
+	srv := httptest.NewServer(New().HTTPHandler(HTTPOptions{Scheme: func(*http.Request) string { return "https" }}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	for origin, want := range map[string]int{"https://" + host: http.StatusOK, "http://" + host: http.StatusForbidden} {
+		if code, _, body := rawPost(t, srv.URL, initialize, map[string]string{"Origin": origin}); code != want {
+			t.Errorf("Origin %q behind TLS: status %d, want %d: %s", origin, code, want, body)
+		}
 	}
 }
 
@@ -228,19 +243,29 @@ func TestSessionCapClosesTheLeastRecentlyUsed(t *testing.T) {
 	srv := httptest.NewServer(sb.HTTPHandler(HTTPOptions{}))
 	defer srv.Close()
 	a, b, c := httpClient(t, srv.URL), httpClient(t, srv.URL), httpClient(t, srv.URL)
+	// Each session's first flaky.example call meets the failing replica and
+	// its second the healthy one, whatever the clock: that count is the
+	// per-session state the old cap wiped for every session at once.
+	flaky := func(cs *mcp.ClientSession) (failed bool, err error) {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup_customer", Arguments: map[string]any{"email": "sam.ng@flaky.example"}})
+		return err == nil && res.IsError, err
+	}
 	for _, cs := range []*mcp.ClientSession{b, c, a} { // a is now the most recent, b the least
-		if err := callOK(cs); err != nil {
-			t.Fatal(err)
+		if failed, err := flaky(cs); err != nil || !failed {
+			t.Fatalf("a first flaky.example call: failed %v, %v; want the failing replica", failed, err)
 		}
 	}
 	d := httpClient(t, srv.URL)
 	if err := callOK(b); err == nil {
 		t.Error("the least recently used session should have been closed")
 	}
-	for name, cs := range map[string]*mcp.ClientSession{"a": a, "c": c, "d": d} {
-		if err := callOK(cs); err != nil {
-			t.Errorf("session %s should live on: %v", name, err)
+	for name, cs := range map[string]*mcp.ClientSession{"a": a, "c": c} {
+		if failed, err := flaky(cs); err != nil || failed {
+			t.Errorf("session %s should live on with its state: its second flaky.example call failed %v, %v", name, failed, err)
 		}
+	}
+	if err := callOK(d); err != nil {
+		t.Errorf("session d should live on: %v", err)
 	}
 	if n := sb.sessions.len(); n != 3 {
 		t.Errorf("%d sessions kept, want the cap of 3", n)

@@ -321,7 +321,10 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 			if refused == nil {
 				refused = make(examsim.AnswerErrors, len(answers))
 			}
-			refused[i] = &examsim.Error{Code: examsim.ECONFLICT, Message: "class.error_not_running", Detail: err.Error()}
+			refused[i] = &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}
+			if isForeignKey(err) {
+				refused[i] = &examsim.Error{Code: examsim.ECONFLICT, Message: "class.error_not_running", Detail: err.Error()}
+			}
 			continue
 		}
 		if err != nil {
@@ -373,6 +376,13 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 func isConstraint(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && se.Code == sqlite3.ErrConstraint
+}
+
+// isForeignKey reports a row refused for a foreign key: its room or player
+// was deleted, so the quiz is not running any more.
+func isForeignKey(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintForeignKey
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]*examsim.ClassAnswer, error) {

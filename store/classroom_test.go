@@ -83,3 +83,31 @@ func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
 		t.Errorf("a repeated answer: %v", err)
 	}
 }
+
+// TestOtherConstraintFailuresAreNotNotRunning: only a foreign-key failure
+// (the room is gone) tells a student the quiz is not running; another
+// constraint failure from bad data is an internal error of that answer
+// alone, and the rest of the batch is stored.
+func TestOtherConstraintFailuresAreNotNotRunning(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	_, sess, players := hostedRoom(t, ls, cs, "host_c", 2)
+	db.ExecSQL(t, `CREATE TRIGGER refuse_bad BEFORE INSERT ON class_answers WHEN NEW.question_id = 'bad'
+		BEGIN SELECT RAISE(ABORT, 'bad data'); END`)
+	bad := classAnswer(sess, players[0])
+	bad.QuestionID = "bad"
+	batch := []*examsim.ClassAnswer{bad, classAnswer(sess, players[1])}
+	err := cs.SaveAnswers(ctx, batch)
+	var refused examsim.AnswerErrors
+	if !errors.As(err, &refused) || len(refused) != len(batch) {
+		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
+	}
+	var e *examsim.Error
+	if !errors.As(refused[0], &e) || e.Code != examsim.EINTERNAL || e.Message == "class.error_not_running" {
+		t.Errorf("the answer with bad data: %v; want EINTERNAL, not class.error_not_running", refused[0])
+	}
+	if refused[1] != nil || batch[1].ID == 0 {
+		t.Errorf("the good answer: %v (id %d); want it stored", refused[1], batch[1].ID)
+	}
+}

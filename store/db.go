@@ -114,7 +114,61 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("store: migration %s: %w", name, err)
 		}
 	}
+	if err := db.refoldUsernameKeys(ctx); err != nil {
+		return err
+	}
 	return db.fillUsernameKeys(ctx)
+}
+
+// refoldUsernameKeys recomputes every saved username key when they were
+// made by another version of examsim.NameKey, in one transaction. As in
+// fillUsernameKeys, of two accounts that now fold alike the older keeps
+// the key and the other keeps none (and goes on working).
+func (db *DB) refoldUsernameKeys(ctx context.Context) error {
+	var version int
+	if err := db.db.QueryRowContext(ctx, `SELECT version FROM name_key_version`).Scan(&version); err != nil {
+		return fmt.Errorf("store: username key version: %w", err)
+	}
+	if version == examsim.NameKeyVersion {
+		return nil
+	}
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: refolding username keys: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT id, username FROM learners WHERE username IS NOT NULL ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("store: refolding username keys: %w", err)
+	}
+	keys := map[int64]string{}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: refolding username keys: %w", err)
+		}
+		ids = append(ids, id)
+		keys[id] = examsim.NameKey(name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: refolding username keys: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE learners SET username_key = NULL`); err != nil {
+		return fmt.Errorf("store: refolding username keys: %w", err)
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `UPDATE learners SET username_key = ? WHERE id = ?`, keys[id], id); err != nil && !isUnique(err) {
+			return fmt.Errorf("store: username key of account %d: %w", id, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE name_key_version SET version = ?`, examsim.NameKeyVersion); err != nil {
+		return fmt.Errorf("store: username key version: %w", err)
+	}
+	return tx.Commit()
 }
 
 // fillUsernameKeys gives every account made before migration 006 its

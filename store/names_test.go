@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestUsernamesAreUniqueIgnoringLookAlikes(t *testing.T) {
 	if _, err := ls.CreateAccount(ctx, "Alice", "a less common passphrase", examsim.RoleLearner); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"alice", "Аlice" /* Cyrillic А */, "Ａｌｉｃｅ" /* full-width */, "ΑLICE" /* Greek Alpha */} {
+	for _, name := range []string{"alice", "Аlice" /* Cyrillic А */, "Ａｌｉｃｅ" /* full-width */, "ΑLICE" /* Greek Alpha */, "AIice" /* capital I */, "ᴀlice" /* small capital */, "Ꭺlice" /* Cherokee */} {
 		if _, err := ls.CreateAccount(ctx, name, "a less common passphrase", examsim.RoleLearner); examsim.ErrorCode(err) != examsim.ECONFLICT {
 			t.Errorf("user add %q beside Alice: %v, want a conflict", name, err)
 		}
@@ -71,5 +72,42 @@ func TestUsernameKeysOfOlderAccounts(t *testing.T) {
 	}
 	if _, err := store.NewLearnerService(db).CreateAccount(ctx, "BOB", "a less common passphrase", examsim.RoleLearner); examsim.ErrorCode(err) != examsim.ECONFLICT {
 		t.Errorf("a new BOB beside the older Bob: %v, want a conflict", err)
+	}
+}
+
+// TestUsernameKeysFollowTheFoldVersion: keys saved under an older NameKey
+// are recomputed when the database is opened by a newer one, so a table
+// change reaches older accounts: "AIice" made before capital I was folded
+// like l is Alice's look-alike afterwards.
+func TestUsernameKeysFollowTheFoldVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.NewLearnerService(db).CreateAccount(ctx, "AIice", "a less common passphrase", examsim.RoleLearner); err != nil {
+		t.Fatal(err)
+	}
+	// As the first NameKey saved it.
+	db.ExecSQL(t, `UPDATE learners SET username_key = 'aiice-v1'`)
+	db.ExecSQL(t, `UPDATE name_key_version SET version = 1`)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err = store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, want := db.QueryString(t, `SELECT username_key FROM learners WHERE username = 'AIice'`), examsim.NameKey("AIice"); got != want {
+		t.Errorf("AIice's key after reopening = %q, want %q", got, want)
+	}
+	if got := db.QueryString(t, `SELECT CAST(version AS TEXT) FROM name_key_version`); got != fmt.Sprint(examsim.NameKeyVersion) {
+		t.Errorf("fold version = %s, want %d", got, examsim.NameKeyVersion)
+	}
+	if _, err := store.NewLearnerService(db).CreateAccount(ctx, "Alice", "a less common passphrase", examsim.RoleLearner); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("Alice beside the older AIice: %v, want a conflict", err)
 	}
 }

@@ -37,6 +37,7 @@ func (s *Server) mcpHandler() echo.HandlerFunc {
 		MaxRequestBytes: mcpMaxRequestBytes,
 		AllowAnyHost:    s.MCPAllowAnyHost,
 		AllowedOrigins:  s.MCPAllowedOrigins,
+		Scheme:          s.schemeOf,
 		AdmitSession: func(r *http.Request) (bool, time.Duration) {
 			return newSessions.take(s.clientKey(r), s.now())
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,6 +58,16 @@ func TestSecondServerOnOneDatabaseIsRefused(t *testing.T) {
 	}
 	if c != 1 || !strings.Contains(second.String(), "another examsim serve") || !strings.Contains(second.String(), db) {
 		t.Errorf("the second server exited %d, want 1 with a message naming the other server and the database:\n%s", c, second.String())
+	}
+
+	// The same database through a symlink is the same database.
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	third, thirdCode := serveInProcess(ctx, "--db", link)
+	if exited, c := waitServing(t, third, thirdCode); !exited || c != 1 {
+		t.Fatalf("a server through a symlink to the database: exited %v with %d, want refused with 1:\n%s", exited, c, third.String())
 	}
 
 	other, otherCode := serveInProcess(ctx, "--db", filepath.Join(t.TempDir(), "other.db"))
