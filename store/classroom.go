@@ -45,6 +45,9 @@ func parseTime(s sql.NullString) time.Time {
 }
 
 func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
 	now := s.db.now()
 	q.CreatedAt, q.UpdatedAt = now, now
 	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
@@ -61,6 +64,9 @@ func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) erro
 }
 
 func (s *ClassroomService) UpdateQuiz(ctx context.Context, q *examsim.Quiz) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
 	q.UpdatedAt = s.db.now()
 	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
 	res, err := s.db.db.ExecContext(ctx, `UPDATE class_quizzes SET title = ?, question_ids = ?, seconds_per_question = ?,

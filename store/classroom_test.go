@@ -83,3 +83,31 @@ func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
 		t.Errorf("a repeated answer: %v", err)
 	}
 }
+
+// TestSaveQuizValidates: the store refuses a quiz that breaks its invariants,
+// whoever calls it, and saves nothing.
+func TestSaveQuizValidates(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	host, err := ls.CreateAccount(ctx, "quiz_host", "long enough pass", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "q", SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := cs.CreateQuiz(ctx, quiz); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Fatalf("CreateQuiz without questions = %v, want %s", err, examsim.EINVALID)
+	}
+	if got, err := cs.ListQuizzes(ctx, host.ID); err != nil || len(got) != 0 {
+		t.Fatalf("ListQuizzes = %d quizzes, %v; want none", len(got), err)
+	}
+	quiz.QuestionIDs = []string{"malformed-order-id"}
+	if err := cs.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	quiz.SecondsPerQuestion = 7
+	if err := cs.UpdateQuiz(ctx, quiz); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Fatalf("UpdateQuiz with 7 s = %v, want %s", err, examsim.EINVALID)
+	}
+}
