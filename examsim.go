@@ -243,23 +243,19 @@ type Player struct {
 
 // ClassAnswer is one student's answer to one question of a session.
 type ClassAnswer struct {
-	ID               int64
-	SessionID        int64
-	PlayerID         int64
-	QuestionIndex    int
-	QuestionID       string
-	Lang             Lang
-	Choice           string
-	Correct          bool
-	Explanation      string
-	ExplanationScore int
-	Band             int
-	Concepts         []ConceptHit
-	Misconceptions   []string
-	RubricVersion    int
-	ElapsedMS        int64
-	Points           int
-	CreatedAt        time.Time
+	ID            int64
+	SessionID     int64
+	PlayerID      int64
+	QuestionIndex int
+	QuestionID    string
+	Lang          Lang
+	Choice        string
+	Correct       bool
+	Explanation   string
+	Verdict       // of the explanation; zero scores when there is none
+	ElapsedMS     int64
+	Points        int
+	CreatedAt     time.Time
 }
 
 // ClassroomService stores quizzes, sessions, players and their answers.

@@ -111,7 +111,7 @@ func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *ques
 		}
 		if a.Explanation != "" {
 			st.Explained++
-			st.AvgExplanation += a.ExplanationScore
+			st.AvgExplanation += a.Score
 			bands[a.QuestionIndex][0] += a.Band
 			bands[a.QuestionIndex][1]++
 			for _, m := range a.Misconceptions {

@@ -321,7 +321,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		concepts, _ := json.Marshal(nonNil(a.Concepts))
 		miscon, _ := json.Marshal(nonNil(a.Misconceptions))
 		res, err := stmt.ExecContext(ctx, a.SessionID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
-			a.Correct, a.Explanation, a.ExplanationScore, a.Band, string(concepts), string(miscon), a.RubricVersion,
+			a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
 			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
 		if isConstraint(err) {
 			if refused == nil {
@@ -365,9 +365,9 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 		return dbError(err)
 	}
 	at := &examsim.Attempt{LearnerID: learner.Int64, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-		Explanation: a.Explanation, Verdict: examsim.Verdict{Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
-			Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion}, CreatedAt: a.CreatedAt,
+		Explanation: a.Explanation, Verdict: a.Verdict, CreatedAt: a.CreatedAt,
 		Source: examsim.SourceClassroom, ClassTitle: title}
+	at.Human = nil // the history copy starts without a regrade
 	if err := insertAttempt(ctx, tx, at); err != nil {
 		return err
 	}
@@ -395,7 +395,7 @@ func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]
 		var lang, concepts, miscon string
 		var created sql.NullString
 		if err := rows.Scan(&a.ID, &a.SessionID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
-			&a.Explanation, &a.ExplanationScore, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
+			&a.Explanation, &a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
 			&created); err != nil {
 			return nil, dbError(err)
 		}

@@ -40,7 +40,7 @@ func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomServi
 
 func classAnswer(sess *examsim.ClassSession, p *examsim.Player) *examsim.ClassAnswer {
 	return &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
-		Choice: "A", Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}
+		Choice: "A", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
 }
 
 // TestSaveAnswersIsolatesRefusedAnswer puts answers of two rooms in one

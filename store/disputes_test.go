@@ -54,7 +54,7 @@ func newDisputeWorld(t *testing.T) *disputeWorld {
 		t.Fatal(err)
 	}
 	w.classAnswer = &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
-		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Band: 3} // its history copy needs no review
+		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3}} // its history copy needs no review
 	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
 		t.Fatal(err)
 	}

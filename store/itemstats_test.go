@@ -51,8 +51,8 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 	// (earlier than the B above, though stored later), so its class_answers
 	// row must not count twice.
 	err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{
-		{SessionID: sess.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Misconceptions: []string{}},
-		{SessionID: sess.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Misconceptions: []string{}},
+		{SessionID: sess.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
+		{SessionID: sess.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
 	})
 	if err != nil {
 		t.Fatal(err)
