@@ -265,14 +265,16 @@ type ClassroomService interface {
 	FindQuiz(ctx context.Context, id int64) (*Quiz, error)
 	ListQuizzes(ctx context.Context, ownerID int64) ([]*Quiz, error)
 
-	// CreateSession stores a new session and gives it a free join code.
-	CreateSession(ctx context.Context, s *ClassSession) error
-	FindSession(ctx context.Context, id int64) (*ClassSession, error)
-	// FindSessionByCode finds the running session with a join code.
-	FindSessionByCode(ctx context.Context, code string) (*ClassSession, error)
-	ListSessions(ctx context.Context, hostID int64, limit int) ([]*ClassSession, error)
-	// UpdateSessionState stores phase, question, lock and end.
-	UpdateSessionState(ctx context.Context, s *ClassSession) error
+	// CreateRun stores a new run of a quiz (a ClassSession, in the
+	// class_sessions table) and gives it a free join code. "Session" alone
+	// is a browser login: see SessionService.
+	CreateRun(ctx context.Context, s *ClassSession) error
+	FindRun(ctx context.Context, id int64) (*ClassSession, error)
+	// FindRunByCode finds the run not ended with a join code.
+	FindRunByCode(ctx context.Context, code string) (*ClassSession, error)
+	ListRuns(ctx context.Context, hostID int64, limit int) ([]*ClassSession, error)
+	// UpdateRunState stores phase, question, lock and end.
+	UpdateRunState(ctx context.Context, s *ClassSession) error
 
 	CreatePlayer(ctx context.Context, p *Player) error
 	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)

@@ -57,7 +57,7 @@ type ConceptResult struct {
 
 // LoadResults reads a session's results.
 func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *questions.Bank, sessionID int64) (*Results, error) {
-	cs, err := store.FindSession(ctx, sessionID)
+	cs, err := store.FindRun(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -134,7 +134,7 @@ func newCode() string {
 	return fmt.Sprintf("%06d", n.Int64())
 }
 
-func (s *ClassroomService) CreateSession(ctx context.Context, cs *examsim.ClassSession) error {
+func (s *ClassroomService) CreateRun(ctx context.Context, cs *examsim.ClassSession) error {
 	cs.CreatedAt = s.db.now()
 	if cs.Phase == "" {
 		cs.Phase = examsim.PhaseLobby
@@ -182,11 +182,11 @@ func scanSession(row scanner) (*examsim.ClassSession, error) {
 	return &cs, nil
 }
 
-func (s *ClassroomService) FindSession(ctx context.Context, id int64) (*examsim.ClassSession, error) {
+func (s *ClassroomService) FindRun(ctx context.Context, id int64) (*examsim.ClassSession, error) {
 	return s.findSession(ctx, "class.error_session_not_found", `id = ?`, id)
 }
 
-func (s *ClassroomService) FindSessionByCode(ctx context.Context, code string) (*examsim.ClassSession, error) {
+func (s *ClassroomService) FindRunByCode(ctx context.Context, code string) (*examsim.ClassSession, error) {
 	return s.findSession(ctx, "join.error_no_such_code", `code = ? AND ended_at IS NULL`, strings.TrimSpace(code))
 }
 
@@ -201,7 +201,7 @@ func (s *ClassroomService) findSession(ctx context.Context, notFound, where stri
 	return cs, nil
 }
 
-func (s *ClassroomService) ListSessions(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassSession, error) {
+func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassSession, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
 		hostID, limit)
 	if err != nil {
@@ -219,7 +219,7 @@ func (s *ClassroomService) ListSessions(ctx context.Context, hostID int64, limit
 	return out, dbError(rows.Err())
 }
 
-func (s *ClassroomService) UpdateSessionState(ctx context.Context, cs *examsim.ClassSession) error {
+func (s *ClassroomService) UpdateRunState(ctx context.Context, cs *examsim.ClassSession) error {
 	_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
 		locked = ?, ended_at = ? WHERE id = ?`,
 		string(cs.Phase), cs.QuestionIndex, fmtTime(cs.QuestionStartedAt), cs.Locked, fmtTime(cs.EndedAt), cs.ID)

@@ -24,7 +24,7 @@ func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomServi
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateSession(ctx, sess); err != nil {
+	if err := cs.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	var players []*examsim.Player

@@ -46,7 +46,7 @@ func newDisputeWorld(t *testing.T) *disputeWorld {
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: w.teacher, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
-	if err := cls.CreateSession(ctx, sess); err != nil {
+	if err := cls.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	player := &examsim.Player{SessionID: sess.ID, Nickname: "Lena", Lang: examsim.Polish, LearnerID: w.student, RejoinHash: []byte("h")}

@@ -37,7 +37,7 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateSession(ctx, sess); err != nil {
+	if err := cs.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	anon := &examsim.Player{SessionID: sess.ID, Nickname: "anon", Lang: examsim.English, RejoinHash: []byte{1}}

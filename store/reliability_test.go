@@ -72,7 +72,7 @@ func TestDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateSession(ctx, sess); err != nil {
+	if err := cs.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	var players []*examsim.Player

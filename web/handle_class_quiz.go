@@ -26,7 +26,7 @@ func (s *Server) handleClassHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sessions, err := s.Classes.ListSessions(ctx, l.ID, 20)
+	sessions, err := s.Classes.ListRuns(ctx, l.ID, 20)
 	if err != nil {
 		return err
 	}
