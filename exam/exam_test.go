@@ -36,12 +36,27 @@ func TestScoreItem(t *testing.T) {
 	bank := embeddedBank(t)
 	q := bank.Questions[0]
 	const explanation = "The tool should return isError with a validation category and say it is not retryable."
-	polish := q.In(examsim.Polish)
-	res, err := polish.Rubric.Score(explanation)
-	if err != nil {
-		t.Fatal(err)
+	// A Polish explanation the Polish rubric scores differently from the
+	// English one, so scoring in the wrong language shows.
+	scoredIn := func(lang examsim.Lang, text string) examsim.Verdict {
+		tx := q.In(lang)
+		res, err := tx.Rubric.Score(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Verdict(tx.Rubric.Version)
 	}
-	scoredInPolish := res.Verdict(polish.Rubric.Version)
+	polishText := ""
+	for _, o := range q.In(examsim.Polish).Options {
+		if cmp.Diff(scoredIn(examsim.Polish, o.Markdown), scoredIn(examsim.English, o.Markdown)) != "" {
+			polishText = o.Markdown
+			break
+		}
+	}
+	if polishText == "" {
+		t.Fatalf("%s: no Polish option text scores differently in Polish and English", q.ID)
+	}
+	scoredInPolish := scoredIn(examsim.Polish, polishText)
 	stale := examsim.Verdict{Score: 99, Band: 3, Misconceptions: []string{"stale"}, RubricVersion: 9}
 
 	tests := []struct {
@@ -55,7 +70,7 @@ func TestScoreItem(t *testing.T) {
 		{"unanswered keeps no old score", examsim.ExamItem{QuestionID: q.ID, Explanation: explanation, Verdict: stale}, false, examsim.Verdict{}},
 		{"removed from the bank", examsim.ExamItem{QuestionID: "no-such-question", Choice: "A", Verdict: stale}, false, examsim.Verdict{}},
 		{"explained in Polish is scored with the Polish rubric",
-			examsim.ExamItem{QuestionID: q.ID, Choice: q.Answer, Lang: examsim.Polish, Explanation: explanation}, true, scoredInPolish},
+			examsim.ExamItem{QuestionID: q.ID, Choice: q.Answer, Lang: examsim.Polish, Explanation: polishText}, true, scoredInPolish},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
