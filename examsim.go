@@ -243,23 +243,19 @@ type Player struct {
 
 // ClassAnswer is one student's answer to one question of a session.
 type ClassAnswer struct {
-	ID               int64
-	SessionID        int64
-	PlayerID         int64
-	QuestionIndex    int
-	QuestionID       string
-	Lang             Lang
-	Choice           string
-	Correct          bool
-	Explanation      string
-	ExplanationScore int
-	Band             int
-	Concepts         []ConceptHit
-	Misconceptions   []string
-	RubricVersion    int
-	ElapsedMS        int64
-	Points           int
-	CreatedAt        time.Time
+	ID            int64
+	SessionID     int64
+	PlayerID      int64
+	QuestionIndex int
+	QuestionID    string
+	Lang          Lang
+	Choice        string
+	Correct       bool
+	Explanation   string
+	Verdict       // of the explanation; zero scores when there is none
+	ElapsedMS     int64
+	Points        int
+	CreatedAt     time.Time
 }
 
 // ClassroomService stores quizzes, sessions, players and their answers.
@@ -269,14 +265,16 @@ type ClassroomService interface {
 	FindQuiz(ctx context.Context, id int64) (*Quiz, error)
 	ListQuizzes(ctx context.Context, ownerID int64) ([]*Quiz, error)
 
-	// CreateSession stores a new session and gives it a free join code.
-	CreateSession(ctx context.Context, s *ClassSession) error
-	FindSession(ctx context.Context, id int64) (*ClassSession, error)
-	// FindSessionByCode finds the running session with a join code.
-	FindSessionByCode(ctx context.Context, code string) (*ClassSession, error)
-	ListSessions(ctx context.Context, hostID int64, limit int) ([]*ClassSession, error)
-	// UpdateSessionState stores phase, question, lock and end.
-	UpdateSessionState(ctx context.Context, s *ClassSession) error
+	// CreateRun stores a new run of a quiz (a ClassSession, in the
+	// class_sessions table) and gives it a free join code. "Session" alone
+	// is a browser login: see SessionService.
+	CreateRun(ctx context.Context, s *ClassSession) error
+	FindRun(ctx context.Context, id int64) (*ClassSession, error)
+	// FindRunByCode finds the run not ended with a join code.
+	FindRunByCode(ctx context.Context, code string) (*ClassSession, error)
+	ListRuns(ctx context.Context, hostID int64, limit int) ([]*ClassSession, error)
+	// UpdateRunState stores phase, question, lock and end.
+	UpdateRunState(ctx context.Context, s *ClassSession) error
 
 	CreatePlayer(ctx context.Context, p *Player) error
 	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)

@@ -134,19 +134,19 @@ func (ad *admission) score() (*examsim.ClassAnswer, error) {
 	}
 	a := &examsim.ClassAnswer{
 		SessionID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
-		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation, ExplanationScore: res.Score,
-		Band: res.Band, Concepts: res.Hits(), Misconceptions: res.MisconceptionIDs(), RubricVersion: ad.tx.Rubric.Version,
+		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
+		Verdict:   res.Verdict(ad.tx.Rubric.Version),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
 	}
 	if ad.explanation == "" {
-		a.ExplanationScore, a.Band, a.Concepts, a.Misconceptions = 0, 0, nil, nil
+		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version} // nothing was scored
 	}
 	scoringMode := ad.quiz.Scoring
 	if ad.assignment {
 		scoringMode = examsim.ScoreCorrectness // self-paced: how fast a student read says nothing
 	}
 	a.Points = Points(a.Correct, scoringMode, ad.elapsed, time.Duration(ad.quiz.SecondsPerQuestion)*time.Second,
-		ad.quiz.Explanations, a.ExplanationScore)
+		ad.quiz.Explanations, a.Score)
 	if a.Lang == "" {
 		a.Lang = ad.lang
 	}

@@ -679,7 +679,7 @@ func TestCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	zero, err := room.Answer(ctx, snap.Players[0].ID, 1, f.wrongOf(1), "không biết")
-	if err != nil || zero.ExplanationScore != 0 {
+	if err != nil || zero.Score != 0 {
 		t.Fatalf("an explanation scoring 0: %+v %v", zero, err)
 	}
 	res, err := classroom.LoadResults(ctx, f.classes, f.bank, room.ID)

@@ -67,7 +67,7 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 			default:
 				score, band := "", ""
 				if a.Explanation != "" {
-					score, band = strconv.Itoa(a.ExplanationScore), strconv.Itoa(a.Band)
+					score, band = strconv.Itoa(a.Score), strconv.Itoa(a.Band)
 				}
 				row = append(row, "answered", EscapeCell(a.Choice), strconv.FormatBool(a.Correct),
 					strconv.FormatBool(a.Explanation != ""), EscapeCell(a.Explanation), score, band, strconv.Itoa(a.Points),

@@ -175,7 +175,7 @@ func (h *Hub) Create(ctx context.Context, quiz *examsim.Quiz, hostID int64, mode
 	if _, err := h.questionsOf(cs); err != nil {
 		return nil, err
 	}
-	if err := h.cfg.Store.CreateSession(ctx, cs); err != nil {
+	if err := h.cfg.Store.CreateRun(ctx, cs); err != nil {
 		return nil, err
 	}
 	return h.Room(ctx, cs.ID)
@@ -204,7 +204,7 @@ func (h *Hub) Room(ctx context.Context, sessionID int64) (*Room, error) {
 	if r := h.rooms[sessionID]; r != nil {
 		return r, nil
 	}
-	cs, err := h.cfg.Store.FindSession(ctx, sessionID)
+	cs, err := h.cfg.Store.FindRun(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func (h *Hub) Room(ctx context.Context, sessionID int64) (*Room, error) {
 // calls it first, so the deletion never leaves a room running on rows that
 // are gone.
 func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
-	sessions, err := h.cfg.Store.ListSessions(ctx, hostID, -1)
+	sessions, err := h.cfg.Store.ListRuns(ctx, hostID, -1)
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
 
 // RoomByCode returns the running room with a join code.
 func (h *Hub) RoomByCode(ctx context.Context, code string) (*Room, error) {
-	cs, err := h.cfg.Store.FindSessionByCode(ctx, code)
+	cs, err := h.cfg.Store.FindRunByCode(ctx, code)
 	if err != nil {
 		return nil, err
 	}

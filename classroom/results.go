@@ -57,7 +57,7 @@ type ConceptResult struct {
 
 // LoadResults reads a session's results.
 func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *questions.Bank, sessionID int64) (*Results, error) {
-	cs, err := store.FindSession(ctx, sessionID)
+	cs, err := store.FindRun(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *ques
 		}
 		if a.Explanation != "" {
 			st.Explained++
-			st.AvgExplanation += a.ExplanationScore
+			st.AvgExplanation += a.Score
 			bands[a.QuestionIndex][0] += a.Band
 			bands[a.QuestionIndex][1]++
 			for _, m := range a.Misconceptions {

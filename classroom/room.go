@@ -114,7 +114,7 @@ func (r *Room) closedAt() time.Time {
 }
 
 func (r *Room) persist(ctx context.Context, s *examsim.ClassSession) error {
-	return r.hub.cfg.Store.UpdateSessionState(context.WithoutCancel(ctx), s)
+	return r.hub.cfg.Store.UpdateRunState(context.WithoutCancel(ctx), s)
 }
 
 // changed marks a change: students are woken only when what they see moves.

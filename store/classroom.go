@@ -45,6 +45,9 @@ func parseTime(s sql.NullString) time.Time {
 }
 
 func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
 	now := s.db.now()
 	q.CreatedAt, q.UpdatedAt = now, now
 	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
@@ -61,6 +64,9 @@ func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) erro
 }
 
 func (s *ClassroomService) UpdateQuiz(ctx context.Context, q *examsim.Quiz) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
 	q.UpdatedAt = s.db.now()
 	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
 	res, err := s.db.db.ExecContext(ctx, `UPDATE class_quizzes SET title = ?, question_ids = ?, seconds_per_question = ?,
@@ -128,7 +134,7 @@ func newCode() string {
 	return fmt.Sprintf("%06d", n.Int64())
 }
 
-func (s *ClassroomService) CreateSession(ctx context.Context, cs *examsim.ClassSession) error {
+func (s *ClassroomService) CreateRun(ctx context.Context, cs *examsim.ClassSession) error {
 	cs.CreatedAt = s.db.now()
 	if cs.Phase == "" {
 		cs.Phase = examsim.PhaseLobby
@@ -176,11 +182,11 @@ func scanSession(row scanner) (*examsim.ClassSession, error) {
 	return &cs, nil
 }
 
-func (s *ClassroomService) FindSession(ctx context.Context, id int64) (*examsim.ClassSession, error) {
+func (s *ClassroomService) FindRun(ctx context.Context, id int64) (*examsim.ClassSession, error) {
 	return s.findSession(ctx, "class.error_session_not_found", `id = ?`, id)
 }
 
-func (s *ClassroomService) FindSessionByCode(ctx context.Context, code string) (*examsim.ClassSession, error) {
+func (s *ClassroomService) FindRunByCode(ctx context.Context, code string) (*examsim.ClassSession, error) {
 	return s.findSession(ctx, "join.error_no_such_code", `code = ? AND ended_at IS NULL`, strings.TrimSpace(code))
 }
 
@@ -195,7 +201,7 @@ func (s *ClassroomService) findSession(ctx context.Context, notFound, where stri
 	return cs, nil
 }
 
-func (s *ClassroomService) ListSessions(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassSession, error) {
+func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassSession, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
 		hostID, limit)
 	if err != nil {
@@ -213,7 +219,7 @@ func (s *ClassroomService) ListSessions(ctx context.Context, hostID int64, limit
 	return out, dbError(rows.Err())
 }
 
-func (s *ClassroomService) UpdateSessionState(ctx context.Context, cs *examsim.ClassSession) error {
+func (s *ClassroomService) UpdateRunState(ctx context.Context, cs *examsim.ClassSession) error {
 	_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
 		locked = ?, ended_at = ? WHERE id = ?`,
 		string(cs.Phase), cs.QuestionIndex, fmtTime(cs.QuestionStartedAt), cs.Locked, fmtTime(cs.EndedAt), cs.ID)
@@ -315,7 +321,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		concepts, _ := json.Marshal(nonNil(a.Concepts))
 		miscon, _ := json.Marshal(nonNil(a.Misconceptions))
 		res, err := stmt.ExecContext(ctx, a.SessionID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
-			a.Correct, a.Explanation, a.ExplanationScore, a.Band, string(concepts), string(miscon), a.RubricVersion,
+			a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
 			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
 		if isConstraint(err) {
 			if refused == nil {
@@ -362,9 +368,9 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 		return dbError(err)
 	}
 	at := &examsim.Attempt{LearnerID: learner.Int64, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-		Explanation: a.Explanation, Verdict: examsim.Verdict{Score: a.ExplanationScore, Band: a.Band, Concepts: a.Concepts,
-			Misconceptions: a.Misconceptions, RubricVersion: a.RubricVersion}, CreatedAt: a.CreatedAt,
+		Explanation: a.Explanation, Verdict: a.Verdict, CreatedAt: a.CreatedAt,
 		Source: examsim.SourceClassroom, ClassTitle: title}
+	at.Human = nil // the history copy starts without a regrade
 	if err := insertAttempt(ctx, tx, at); err != nil {
 		return err
 	}
@@ -399,7 +405,7 @@ func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]
 		var lang, concepts, miscon string
 		var created sql.NullString
 		if err := rows.Scan(&a.ID, &a.SessionID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
-			&a.Explanation, &a.ExplanationScore, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
+			&a.Explanation, &a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
 			&created); err != nil {
 			return nil, dbError(err)
 		}

@@ -24,7 +24,7 @@ func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomServi
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateSession(ctx, sess); err != nil {
+	if err := cs.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	var players []*examsim.Player
@@ -40,7 +40,7 @@ func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomServi
 
 func classAnswer(sess *examsim.ClassSession, p *examsim.Player) *examsim.ClassAnswer {
 	return &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
-		Choice: "A", Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}
+		Choice: "A", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
 }
 
 // TestSaveAnswersIsolatesRefusedAnswer puts answers of two rooms in one
@@ -109,5 +109,33 @@ func TestOtherConstraintFailuresAreNotNotRunning(t *testing.T) {
 	}
 	if refused[1] != nil || batch[1].ID == 0 {
 		t.Errorf("the good answer: %v (id %d); want it stored", refused[1], batch[1].ID)
+	}
+}
+
+// TestSaveQuizValidates: the store refuses a quiz that breaks its invariants,
+// whoever calls it, and saves nothing.
+func TestSaveQuizValidates(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	host, err := ls.CreateAccount(ctx, "quiz_host", "long enough pass", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "q", SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := cs.CreateQuiz(ctx, quiz); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Fatalf("CreateQuiz without questions = %v, want %s", err, examsim.EINVALID)
+	}
+	if got, err := cs.ListQuizzes(ctx, host.ID); err != nil || len(got) != 0 {
+		t.Fatalf("ListQuizzes = %d quizzes, %v; want none", len(got), err)
+	}
+	quiz.QuestionIDs = []string{"malformed-order-id"}
+	if err := cs.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	quiz.SecondsPerQuestion = 7
+	if err := cs.UpdateQuiz(ctx, quiz); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Fatalf("UpdateQuiz with 7 s = %v, want %s", err, examsim.EINVALID)
 	}
 }

@@ -46,7 +46,7 @@ func newDisputeWorld(t *testing.T) *disputeWorld {
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: w.teacher, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
-	if err := cls.CreateSession(ctx, sess); err != nil {
+	if err := cls.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	player := &examsim.Player{SessionID: sess.ID, Nickname: "Lena", Lang: examsim.Polish, LearnerID: w.student, RejoinHash: []byte("h")}
@@ -54,7 +54,7 @@ func newDisputeWorld(t *testing.T) *disputeWorld {
 		t.Fatal(err)
 	}
 	w.classAnswer = &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
-		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Band: 3} // its history copy needs no review
+		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3}} // its history copy needs no review
 	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
 		t.Fatal(err)
 	}

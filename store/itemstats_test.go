@@ -37,7 +37,7 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateSession(ctx, sess); err != nil {
+	if err := cs.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	anon := &examsim.Player{SessionID: sess.ID, Nickname: "anon", Lang: examsim.English, RejoinHash: []byte{1}}
@@ -51,8 +51,8 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 	// (earlier than the B above, though stored later), so its class_answers
 	// row must not count twice.
 	err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{
-		{SessionID: sess.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Misconceptions: []string{}},
-		{SessionID: sess.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Misconceptions: []string{}},
+		{SessionID: sess.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
+		{SessionID: sess.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func TestDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateSession(ctx, sess); err != nil {
+	if err := cs.CreateRun(ctx, sess); err != nil {
 		t.Fatal(err)
 	}
 	var players []*examsim.Player
@@ -105,7 +105,7 @@ func TestDiskFull(t *testing.T) {
 	batch := make([]*examsim.ClassAnswer, len(players))
 	for i, p := range players {
 		batch[i] = &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
-			Choice: "A", Explanation: text + text, Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}
+			Choice: "A", Explanation: text + text, Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
 	}
 	wantStorageError(t, cs.SaveAnswers(ctx, batch), "error.storage_full")
 	if got, _ := cs.ListAnswers(ctx, sess.ID); len(got) != 0 {

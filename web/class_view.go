@@ -250,9 +250,6 @@ type joinForm struct {
 	Kicked   bool
 }
 
-// secondChoices are the times per question the builder offers.
-var secondChoices = []int{10, 20, 30, 45, 60, 90, 120, 180}
-
 // quizForm is the quiz builder's form, kept across filtering and errors.
 type quizForm struct {
 	ID                         int64

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,11 +9,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/exam"
 	"github.com/examsim/examsim/questions"
 )
-
-// missedWindow is how far back "questions missed recently" looks.
-const missedWindow = 30 * 24 * time.Hour
 
 // now is the clock exams and reviews are timed by.
 func (s *Server) now() time.Time {
@@ -50,23 +47,11 @@ func (s *Server) ownExam(c echo.Context) (*examsim.Exam, error) {
 	return e, nil
 }
 
-// finishExam scores every answer with its rubric and submits the exam. An
-// exam submitted because time ran out counts as submitted at its deadline.
-// If another request submitted it first, e is reloaded with that result.
+// finishExam grades and submits the exam. If another request submitted it
+// first, e is reloaded with that result.
 func (s *Server) finishExam(ctx context.Context, e *examsim.Exam, auto bool) error {
-	e.AutoSubmitted = auto
-	e.SubmittedAt = s.now()
-	if auto {
-		e.SubmittedAt = e.Deadline
-	}
-	e.Correct = 0
-	for _, it := range e.Items {
-		if err := s.scoreItem(it); err != nil {
-			return err
-		}
-		if it.Correct {
-			e.Correct++
-		}
+	if err := exam.Grade(s.Bank, e, s.now(), auto); err != nil {
+		return err
 	}
 	err := s.Exams.SubmitExam(ctx, e)
 	if examsim.ErrorCode(err) == examsim.ECONFLICT {
@@ -80,63 +65,16 @@ func (s *Server) finishExam(ctx context.Context, e *examsim.Exam, auto bool) err
 	return err
 }
 
-// scoreItem marks an answer and scores its explanation, in the language it
-// was written in.
-func (s *Server) scoreItem(it *examsim.ExamItem) error {
-	it.Correct, it.Score, it.Band, it.Concepts, it.Misconceptions, it.RubricVersion = false, 0, 0, nil, nil, 0
-	q, ok := s.Bank.Question(it.QuestionID)
-	if !ok || !it.Answered() {
-		return nil // a question since removed from the bank counts as wrong
-	}
-	it.Correct = it.Choice == q.Answer
-	if it.Explanation == "" {
-		return nil
-	}
-	tx := q.In(it.Lang)
-	res, err := tx.Rubric.Score(it.Explanation)
-	if err != nil {
-		return err
-	}
-	it.SetScored(res.Verdict(tx.Rubric.Version))
-	return nil
-}
-
-// examPool returns, in bank order, the questions an exam setup selects.
-func (s *Server) examPool(topics []string, concept string, missed map[string]bool) []string {
-	var out []string
-	for _, q := range s.Bank.Questions {
-		if !slices.Contains(topics, q.Topic) {
-			continue
-		}
-		if concept != "" && !slices.Contains(q.Concepts, concept) {
-			continue
-		}
-		if missed != nil && !missed[q.ID] {
-			continue
-		}
-		out = append(out, q.ID)
-	}
-	return out
-}
-
-// missedRecently returns the questions the learner got wrong in the last
-// 30 days, in practice or in an exam.
+// missedRecently returns the questions the learner got wrong recently.
 func (s *Server) missedRecently(ctx context.Context, learner *examsim.Learner) (map[string]bool, error) {
-	out := map[string]bool{}
 	if learner == nil {
-		return out, nil
+		return map[string]bool{}, nil
 	}
 	attempts, err := s.Attempts.ListAttempts(ctx, learner.ID, 5000)
 	if err != nil {
 		return nil, err
 	}
-	since := s.now().Add(-missedWindow)
-	for _, a := range attempts {
-		if !a.Correct && a.CreatedAt.After(since) {
-			out[a.QuestionID] = true
-		}
-	}
-	return out, nil
+	return exam.Missed(attempts, s.now()), nil
 }
 
 // optionLetters returns a question's own option letters, in its order.

@@ -8,18 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
-)
-
-// Quiz limits.
-const (
-	MaxQuizQuestions = 50
-	MaxQuizTitle     = 100
 )
 
 // handleClassHome lists an instructor's quizzes and recent sessions.
@@ -33,7 +26,7 @@ func (s *Server) handleClassHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sessions, err := s.Classes.ListSessions(ctx, l.ID, 20)
+	sessions, err := s.Classes.ListRuns(ctx, l.ID, 20)
 	if err != nil {
 		return err
 	}
@@ -164,21 +157,13 @@ func (s *Server) readQuizForm(c echo.Context) quizForm {
 	return form
 }
 
+// checkQuizForm checks the quiz the form describes, then that the bank has
+// each of its questions.
 func (s *Server) checkQuizForm(form *quizForm) error {
-	switch n := utf8.RuneCountInString(form.Title); {
-	case n == 0 || n > MaxQuizTitle:
-		return examsim.Errorf(examsim.EINVALID, "class.error_title_length", "Max", MaxQuizTitle)
-	case len(form.Picked) == 0:
-		return examsim.Errorf(examsim.EINVALID, "class.error_no_questions")
-	case len(form.Picked) > MaxQuizQuestions:
-		return examsim.Errorf(examsim.EINVALID, "class.error_too_many_questions", "Max", MaxQuizQuestions)
-	case !slices.Contains(secondChoices, form.Seconds):
-		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
-	case form.Scoring != string(examsim.ScoreCorrectness) && form.Scoring != string(examsim.ScoreSpeed):
-		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
-	case form.Explanations != string(examsim.ExplainRequired) && form.Explanations != string(examsim.ExplainOptional) &&
-		form.Explanations != string(examsim.ExplainOff):
-		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
+	q := examsim.Quiz{Title: form.Title, QuestionIDs: form.Picked, SecondsPerQuestion: form.Seconds,
+		Scoring: examsim.ScoringMode(form.Scoring), Explanations: examsim.ExplanationMode(form.Explanations)}
+	if err := q.Validate(); err != nil {
+		return err
 	}
 	for _, id := range form.Picked {
 		if _, ok := s.Bank.Question(id); !ok {

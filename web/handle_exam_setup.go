@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/exam"
 	"github.com/examsim/examsim/questions"
 )
 
@@ -121,7 +122,7 @@ func (s *Server) handleExamStart(c echo.Context) error {
 			return err
 		}
 	}
-	pool := s.examPool(f.Topics, f.Concept, missed)
+	pool := exam.Pool(s.Bank.Questions, f.Topics, f.Concept, missed)
 	if len(pool) == 0 {
 		if f.Missed {
 			return fail("exam.error_no_missed")

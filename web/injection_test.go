@@ -206,7 +206,7 @@ func (a *injectionApp) fields() []injectionField {
 			stored: func(s string) (string, bool) {
 				s = strings.TrimSpace(s)
 				n := utf8.RuneCountInString(s)
-				return s, n > 0 && n <= web.MaxQuizTitle
+				return s, n > 0 && n <= examsim.MaxQuizTitle
 			},
 			submit: func(t *testing.T, payload string) ([]*page, string, *page) {
 				res := a.host.post("/class/quizzes/new", "/class/quizzes", url.Values{"title": {payload}, "seconds": {"20"}, "scoring": {"speed"},

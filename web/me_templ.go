@@ -1254,9 +1254,9 @@ func readinessCard(r readiness) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var78 string
-			templ_7745c5c3_Var78, templ_7745c5c3_Err = templ.JoinStringErrs(tn(ctx, "progress.readiness_none", minTriedForEstimate, "Tried", r.Tried))
+			templ_7745c5c3_Var78, templ_7745c5c3_Err = templ.JoinStringErrs(tn(ctx, "progress.readiness_none", examsim.MinTriedForEstimate, "Tried", r.Tried))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 178, Col: 94}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/me.templ`, Line: 178, Col: 102}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var78))
 			if templ_7745c5c3_Err != nil {

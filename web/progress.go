@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -17,10 +16,6 @@ const timelineDays = 30
 // historyRows is how many answers the history table lists; the export has
 // them all.
 const historyRows = 200
-
-// minTriedForEstimate is how many different questions a learner answers
-// before the readiness estimate means anything.
-const minTriedForEstimate = 10
 
 // progressView is everything /me shows about a learner's progress.
 type progressView struct {
@@ -42,14 +37,9 @@ type dayCount struct {
 
 func (d dayCount) Total() int { return d.Correct + d.Wrong }
 
-// readiness estimates how an exam would go today.
+// readiness is the estimate with the last exam beside it.
 type readiness struct {
-	Level    string // "none" (too little data), "not_yet", "almost" or "ready"
-	Estimate int    // the expected exam score, percent
-	Tried    int    // different questions answered
-	Total    int    // questions in the bank
-	Concepts int    // concepts the estimate averages over
-	PassMark int
+	examsim.Readiness
 	LastExam *examsim.Exam // the last submitted exam, if any
 }
 
@@ -57,7 +47,7 @@ type readiness struct {
 func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*examsim.Exam, now time.Time) progressView {
 	v := progressView{Attempts: attempts, Exams: exams, History: attempts[:min(len(attempts), historyRows)]}
 	conceptsOf := map[string][]string{}
-	topicOf := map[string]string{}
+	known := map[string]bool{}
 	for _, q := range bank.Questions {
 		conceptsOf[q.ID] = q.Concepts
 	}
@@ -67,7 +57,7 @@ func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*e
 		for _, c := range tp.ConceptOrder() {
 			if all[c] == nil {
 				all[c] = newConceptRow(bank, tp.ID, c)
-				topicOf[c] = tp.ID
+				known[c] = true
 				order = append(order, c)
 			}
 		}
@@ -88,9 +78,9 @@ func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*e
 	for _, c := range order {
 		v.Concepts = append(v.Concepts, *all[c])
 	}
-	v.Weakest = weakest(v.Concepts, 3)
+	v.Weakest = examsim.Weakest(v.Concepts, func(r conceptRow) examsim.ConceptStat { return r.Stat }, 3)
 	v.Days = timeline(attempts, now, timelineDays)
-	v.Readiness = estimateReadiness(conceptsOf, topicOf, latest, len(bank.Questions), examsim.DefaultPassMark)
+	v.Readiness = readiness{Readiness: examsim.EstimateReadiness(conceptsOf, known, latest, len(bank.Questions), examsim.DefaultPassMark)}
 	for _, e := range exams {
 		if e.Submitted() {
 			v.Readiness.LastExam = e
@@ -98,30 +88,6 @@ func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*e
 		}
 	}
 	return v
-}
-
-// weakest returns up to n answered concepts that are not yet solid (below
-// full accuracy, or explained below band 2 on average), weakest first.
-func weakest(rows []conceptRow, n int) []conceptRow {
-	var out []conceptRow
-	for _, r := range rows {
-		solid := r.Stat.Accuracy() == 100 && (r.Stat.Explained == 0 || r.Stat.AverageBand() >= 2)
-		if r.Stat.Answered > 0 && !solid {
-			out = append(out, r)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Stat, out[j].Stat
-		// Compare exact fractions, then bands; more evidence breaks ties.
-		if x, y := a.Correct*b.Answered, b.Correct*a.Answered; x != y {
-			return x < y
-		}
-		if a.AverageBand() != b.AverageBand() {
-			return a.AverageBand() < b.AverageBand()
-		}
-		return a.Answered > b.Answered
-	})
-	return out[:min(n, len(out))]
 }
 
 // timeline counts answers per UTC day over the last days days.
@@ -149,44 +115,6 @@ func timeline(attempts []*examsim.Attempt, now time.Time, days int) []dayCount {
 		}
 	}
 	return out
-}
-
-// estimateReadiness expects an exam score from the latest answer to each
-// question tried, averaged per concept so every objective weighs the same,
-// as the exam samples them.
-func estimateReadiness(conceptsOf map[string][]string, topicOf map[string]string, latest map[string]*examsim.Attempt, total, passMark int) readiness {
-	r := readiness{Tried: len(latest), Total: total, PassMark: passMark}
-	stats := map[string]*examsim.ConceptStat{}
-	for qid, a := range latest {
-		for _, c := range conceptsOf[qid] {
-			if _, known := topicOf[c]; !known {
-				continue
-			}
-			if stats[c] == nil {
-				stats[c] = &examsim.ConceptStat{Concept: c}
-			}
-			stats[c].Add(a.Correct, a.Explanation != "", a.EffectiveBand())
-		}
-	}
-	sum := 0.0
-	for _, s := range stats {
-		sum += float64(s.Correct) / float64(s.Answered)
-	}
-	r.Concepts = len(stats)
-	if r.Concepts > 0 {
-		r.Estimate = int(math.Floor(100 * sum / float64(r.Concepts)))
-	}
-	switch {
-	case r.Tried < min(minTriedForEstimate, max(total, 1)):
-		r.Level = "none"
-	case r.Estimate >= passMark+10 && 2*r.Tried >= total:
-		r.Level = "ready"
-	case r.Estimate >= passMark:
-		r.Level = "almost"
-	default:
-		r.Level = "not_yet"
-	}
-	return r
 }
 
 // The chart geometry, in SVG user units; the SVG scales to its box.

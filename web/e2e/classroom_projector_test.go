@@ -245,7 +245,7 @@ func TestClassroomProjectorKeyboard(t *testing.T) {
 	}
 	defer db.Close()
 	cs := store.NewClassroomService(db)
-	sessions, err := cs.ListSessions(context.Background(), 1, 5)
+	sessions, err := cs.ListRuns(context.Background(), 1, 5)
 	if err != nil || len(sessions) == 0 {
 		t.Fatalf("sessions: %v", err)
 	}

@@ -36,7 +36,7 @@ func TestFlagRegradeHumanBand(t *testing.T) {
 		t.Fatal(err)
 	}
 	session := &examsim.ClassSession{HostID: teacher.ID, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
-	if err := cls.CreateSession(ctx, session); err != nil {
+	if err := cls.CreateRun(ctx, session); err != nil {
 		t.Fatal(err)
 	}
 	learners := map[string]string{"th": "somchai", "pl": "lucja"}

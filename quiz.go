@@ -1,0 +1,35 @@
+package examsim
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// Quiz limits.
+const (
+	MaxQuizQuestions = 50
+	MaxQuizTitle     = 100 // characters, not bytes
+)
+
+// QuizSecondChoices are the times per question a quiz may use.
+var QuizSecondChoices = []int{10, 20, 30, 45, 60, 90, 120, 180}
+
+// Validate checks the quiz's own invariants. Whether its questions exist is
+// the bank's business and is checked by whoever holds the bank.
+func (q *Quiz) Validate() error {
+	switch n := utf8.RuneCountInString(q.Title); {
+	case n == 0 || n > MaxQuizTitle:
+		return Errorf(EINVALID, "class.error_title_length", "Max", MaxQuizTitle)
+	case len(q.QuestionIDs) == 0:
+		return Errorf(EINVALID, "class.error_no_questions")
+	case len(q.QuestionIDs) > MaxQuizQuestions:
+		return Errorf(EINVALID, "class.error_too_many_questions", "Max", MaxQuizQuestions)
+	case !slices.Contains(QuizSecondChoices, q.SecondsPerQuestion):
+		return Errorf(EINVALID, "class.error_bad_setting")
+	case q.Scoring != ScoreCorrectness && q.Scoring != ScoreSpeed:
+		return Errorf(EINVALID, "class.error_bad_setting")
+	case q.Explanations != ExplainRequired && q.Explanations != ExplainOptional && q.Explanations != ExplainOff:
+		return Errorf(EINVALID, "class.error_bad_setting")
+	}
+	return nil
+}
