@@ -94,22 +94,36 @@ func (s ItemStats) Facility() float64 {
 // respondent's first response to an item counts (responses are in the order
 // given), so retries after reading the feedback do not make items look easy.
 func ComputeItemStats(items []ItemKey, responses []Response) []ItemStats {
-	type answer struct {
-		choice  string
-		correct bool
+	first, total := firstResponses(responses)
+	out := make([]ItemStats, 0, len(items))
+	for _, it := range items {
+		out = append(out, itemStatsFor(it, first[it.ID], total))
 	}
-	first := map[string]map[string]answer{} // question -> respondent -> answer
-	total := map[string][2]int{}            // respondent -> right, answered
+	return out
+}
+
+// firstAnswer is a respondent's first answer to an item.
+type firstAnswer struct {
+	choice  string
+	correct bool
+}
+
+// firstResponses keeps each respondent's first response to each item
+// (question -> respondent -> answer) and totals those per respondent
+// (respondent -> right, answered).
+func firstResponses(responses []Response) (map[string]map[string]firstAnswer, map[string][2]int) {
+	first := map[string]map[string]firstAnswer{}
+	total := map[string][2]int{}
 	for _, r := range responses {
 		m := first[r.QuestionID]
 		if m == nil {
-			m = map[string]answer{}
+			m = map[string]firstAnswer{}
 			first[r.QuestionID] = m
 		}
 		if _, seen := m[r.Respondent]; seen {
 			continue
 		}
-		m[r.Respondent] = answer{r.Choice, r.Correct}
+		m[r.Respondent] = firstAnswer{r.Choice, r.Correct}
 		t := total[r.Respondent]
 		if r.Correct {
 			t[0]++
@@ -117,70 +131,81 @@ func ComputeItemStats(items []ItemKey, responses []Response) []ItemStats {
 		t[1]++
 		total[r.Respondent] = t
 	}
-	out := make([]ItemStats, 0, len(items))
-	for _, it := range items {
-		s := ItemStats{ID: it.ID, Discrimination: math.NaN()}
-		byLetter := map[string]*OptionStats{}
-		for _, l := range it.Options {
-			s.Options = append(s.Options, OptionStats{Letter: l, Key: l == it.Answer})
-		}
-		for i := range s.Options {
-			byLetter[s.Options[i].Letter] = &s.Options[i]
-		}
-		type scored struct {
-			who  string
-			a    answer
-			rest float64 // share right on the respondent's other items
-		}
-		var rs []scored
-		for who, a := range first[it.ID] {
-			s.Respondents++
-			if a.correct {
-				s.Correct++
-			}
-			if o := byLetter[a.choice]; o != nil {
-				o.Picked++
-			}
-			t := total[who]
-			right, n := t[0], t[1]
-			if a.correct {
-				right--
-			}
-			if n-1 > 0 {
-				rs = append(rs, scored{who: who, a: a, rest: float64(right) / float64(n-1)})
-			}
-		}
-		// Strongest first; ties in a fixed order so a report never flickers.
-		sort.Slice(rs, func(i, j int) bool {
-			if rs[i].rest != rs[j].rest {
-				return rs[i].rest > rs[j].rest
-			}
-			return rs[i].who < rs[j].who
-		})
-		s.Discrimination = pointBiserial(len(rs), func(i int) (float64, float64) {
-			x := 0.0
-			if rs[i].a.correct {
-				x = 1
-			}
-			return x, rs[i].rest
-		})
-		g := int(math.Ceil(GroupShare * float64(len(rs))))
-		if 2*g > len(rs) {
-			g = len(rs) / 2
-		}
-		s.StrongN, s.WeakN = g, g
-		for i := 0; i < g; i++ {
-			if o := byLetter[rs[i].a.choice]; o != nil {
-				o.Strong++
-			}
-			if o := byLetter[rs[len(rs)-1-i].a.choice]; o != nil {
-				o.Weak++
-			}
-		}
-		s.flag()
-		out = append(out, s)
+	return first, total
+}
+
+// restScored is a respondent's answer to an item with their share right
+// on the other items they answered.
+type restScored struct {
+	who  string
+	a    firstAnswer
+	rest float64
+}
+
+// itemStatsFor works out one item's figures from its respondents' first
+// answers and their totals over all items.
+func itemStatsFor(it ItemKey, answers map[string]firstAnswer, total map[string][2]int) ItemStats {
+	s := ItemStats{ID: it.ID, Discrimination: math.NaN()}
+	byLetter := map[string]*OptionStats{}
+	for _, l := range it.Options {
+		s.Options = append(s.Options, OptionStats{Letter: l, Key: l == it.Answer})
 	}
-	return out
+	for i := range s.Options {
+		byLetter[s.Options[i].Letter] = &s.Options[i]
+	}
+	var rs []restScored
+	for who, a := range answers {
+		s.Respondents++
+		if a.correct {
+			s.Correct++
+		}
+		if o := byLetter[a.choice]; o != nil {
+			o.Picked++
+		}
+		t := total[who]
+		right, n := t[0], t[1]
+		if a.correct {
+			right--
+		}
+		if n-1 > 0 {
+			rs = append(rs, restScored{who: who, a: a, rest: float64(right) / float64(n-1)})
+		}
+	}
+	// Strongest first; ties in a fixed order so a report never flickers.
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].rest != rs[j].rest {
+			return rs[i].rest > rs[j].rest
+		}
+		return rs[i].who < rs[j].who
+	})
+	s.Discrimination = pointBiserial(len(rs), func(i int) (float64, float64) {
+		x := 0.0
+		if rs[i].a.correct {
+			x = 1
+		}
+		return x, rs[i].rest
+	})
+	s.countGroupPicks(byLetter, rs)
+	s.flag()
+	return s
+}
+
+// countGroupPicks sizes the strong and weak groups from rs (strongest
+// first) and counts each group's picks per option.
+func (s *ItemStats) countGroupPicks(byLetter map[string]*OptionStats, rs []restScored) {
+	g := int(math.Ceil(GroupShare * float64(len(rs))))
+	if 2*g > len(rs) {
+		g = len(rs) / 2
+	}
+	s.StrongN, s.WeakN = g, g
+	for i := 0; i < g; i++ {
+		if o := byLetter[rs[i].a.choice]; o != nil {
+			o.Strong++
+		}
+		if o := byLetter[rs[len(rs)-1-i].a.choice]; o != nil {
+			o.Weak++
+		}
+	}
 }
 
 // flag sets the item's flags from its figures.

@@ -69,111 +69,143 @@ func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *ques
 	if err != nil {
 		return nil, err
 	}
+	t := newResultsTally(cs, players, bank)
+	for _, a := range answers {
+		t.add(a)
+	}
+	return t.finish(), nil
+}
+
+type conceptKey struct{ topic, concept string }
+
+// resultsTally adds a session's answers up into its Results.
+type resultsTally struct {
+	res          *Results
+	students     map[int64]*StudentResult
+	order        []int64          // students in join order
+	bands        [][2]int         // per question: sum, count
+	miscon       []map[string]int // per question: misconception -> times found
+	concepts     map[conceptKey]*ConceptResult
+	conceptOrder []conceptKey
+}
+
+// newResultsTally starts the tally with the quiz's questions and the
+// players who count.
+func newResultsTally(cs *examsim.ClassSession, players []*examsim.Player, bank *questions.Bank) *resultsTally {
 	res := &Results{Session: cs, Players: map[int64]*examsim.Player{}}
 	for _, id := range cs.Quiz.QuestionIDs {
 		q, _ := bank.Question(id) // nil when the bank lost it since; its answers still count
 		res.Questions = append(res.Questions, q)
 	}
-	students := map[int64]*StudentResult{}
-	var order []int64
+	t := &resultsTally{res: res, students: map[int64]*StudentResult{}, concepts: map[conceptKey]*ConceptResult{},
+		bands: make([][2]int, len(res.Questions)), miscon: make([]map[string]int, len(res.Questions))}
 	for _, p := range players {
 		if p.Kicked {
 			continue
 		}
 		res.Players[p.ID] = p
 		res.Roster = append(res.Roster, p)
-		students[p.ID] = &StudentResult{Player: p}
-		order = append(order, p.ID)
+		t.students[p.ID] = &StudentResult{Player: p}
+		t.order = append(t.order, p.ID)
 	}
 	res.Items = make([]QuestionResult, len(res.Questions))
 	for i, q := range res.Questions {
 		res.Items[i] = QuestionResult{Index: i, Question: q, Counts: map[string]int{}, AvgBand: -1}
 	}
-	bands := make([][2]int, len(res.Questions)) // sum, count
-	miscon := make([]map[string]int, len(res.Questions))
-	type conceptKey struct{ topic, concept string }
-	concepts := map[conceptKey]*ConceptResult{}
-	var conceptOrder []conceptKey
-	for _, a := range answers {
-		st := students[a.PlayerID]
-		if st == nil || a.QuestionIndex < 0 || a.QuestionIndex >= len(res.Items) {
-			continue // a kicked player's answers do not count
+	return t
+}
+
+// add counts one answer for its student, its question and the question's
+// concepts.
+func (t *resultsTally) add(a *examsim.ClassAnswer) {
+	res := t.res
+	st := t.students[a.PlayerID]
+	if st == nil || a.QuestionIndex < 0 || a.QuestionIndex >= len(res.Items) {
+		return // a kicked player's answers do not count
+	}
+	res.Answers = append(res.Answers, a)
+	st.Points += a.Points
+	st.Answered++
+	it := &res.Items[a.QuestionIndex]
+	it.Counts[a.Choice]++
+	it.Answered++
+	if a.Correct {
+		st.Correct++
+		it.Correct++
+	}
+	if a.Explanation != "" {
+		st.Explained++
+		st.AvgExplanation += a.Score
+		t.bands[a.QuestionIndex][0] += a.Band
+		t.bands[a.QuestionIndex][1]++
+		for _, m := range a.Misconceptions {
+			if t.miscon[a.QuestionIndex] == nil {
+				t.miscon[a.QuestionIndex] = map[string]int{}
+			}
+			t.miscon[a.QuestionIndex][m]++
 		}
-		res.Answers = append(res.Answers, a)
-		st.Points += a.Points
-		st.Answered++
-		it := &res.Items[a.QuestionIndex]
-		it.Counts[a.Choice]++
-		it.Answered++
+	}
+	if q := res.Questions[a.QuestionIndex]; q != nil {
+		t.addConcepts(q, a)
+	}
+}
+
+// addConcepts counts a for each concept its question is tagged with.
+func (t *resultsTally) addConcepts(q *questions.Question, a *examsim.ClassAnswer) {
+	hits := map[string]bool{}
+	for _, c := range a.Concepts {
+		hits[c.ID] = hits[c.ID] || c.Hit
+	}
+	for _, c := range q.Concepts {
+		k := conceptKey{q.Topic, c}
+		cr := t.concepts[k]
+		if cr == nil {
+			cr = &ConceptResult{Topic: q.Topic, Concept: c}
+			t.concepts[k] = cr
+			t.conceptOrder = append(t.conceptOrder, k)
+		}
+		cr.Answered++
 		if a.Correct {
-			st.Correct++
-			it.Correct++
+			cr.Correct++
 		}
 		if a.Explanation != "" {
-			st.Explained++
-			st.AvgExplanation += a.Score
-			bands[a.QuestionIndex][0] += a.Band
-			bands[a.QuestionIndex][1]++
-			for _, m := range a.Misconceptions {
-				if miscon[a.QuestionIndex] == nil {
-					miscon[a.QuestionIndex] = map[string]int{}
-				}
-				miscon[a.QuestionIndex][m]++
-			}
-		}
-		q := res.Questions[a.QuestionIndex]
-		if q == nil {
-			continue
-		}
-		hits := map[string]bool{}
-		for _, c := range a.Concepts {
-			hits[c.ID] = hits[c.ID] || c.Hit
-		}
-		for _, c := range q.Concepts {
-			k := conceptKey{q.Topic, c}
-			cr := concepts[k]
-			if cr == nil {
-				cr = &ConceptResult{Topic: q.Topic, Concept: c}
-				concepts[k] = cr
-				conceptOrder = append(conceptOrder, k)
-			}
-			cr.Answered++
-			if a.Correct {
-				cr.Correct++
-			}
-			if a.Explanation != "" {
-				cr.Explained++
-				if a.Correct && a.Band >= 2 {
-					cr.Hit++ // the explanation carried the question's key point
-				}
+			cr.Explained++
+			if a.Correct && a.Band >= 2 {
+				cr.Hit++ // the explanation carried the question's key point
 			}
 		}
 	}
+}
+
+// finish works out the averages and top misconceptions, ranks the
+// students and returns the Results.
+func (t *resultsTally) finish() *Results {
+	res := t.res
 	for i := range res.Items {
-		if bands[i][1] > 0 {
-			res.Items[i].AvgBand = float64(bands[i][0]) / float64(bands[i][1])
+		if t.bands[i][1] > 0 {
+			res.Items[i].AvgBand = float64(t.bands[i][0]) / float64(t.bands[i][1])
 		}
-		ids := make([]string, 0, len(miscon[i]))
-		for id := range miscon[i] {
+		ids := make([]string, 0, len(t.miscon[i]))
+		for id := range t.miscon[i] {
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
 		for _, id := range ids {
-			if n := miscon[i][id]; n > res.Items[i].TopMisconceptionCount {
+			if n := t.miscon[i][id]; n > res.Items[i].TopMisconceptionCount {
 				res.Items[i].TopMisconception, res.Items[i].TopMisconceptionCount = id, n
 			}
 		}
 	}
-	for _, id := range order {
-		st := students[id]
+	for _, id := range t.order {
+		st := t.students[id]
 		if st.Explained > 0 {
 			st.AvgExplanation = (st.AvgExplanation + st.Explained/2) / st.Explained
 		}
 		res.Students = append(res.Students, *st)
 	}
 	sort.SliceStable(res.Students, func(i, j int) bool { return res.Students[i].Points > res.Students[j].Points })
-	for _, k := range conceptOrder {
-		res.Concepts = append(res.Concepts, *concepts[k])
+	for _, k := range t.conceptOrder {
+		res.Concepts = append(res.Concepts, *t.concepts[k])
 	}
-	return res, nil
+	return res
 }

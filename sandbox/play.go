@@ -424,13 +424,24 @@ func (p *player) playMulti(ctx context.Context) error {
 	}
 	defer c.cs.Close()
 
-	findings := map[string]any{}
-	var unresolved []map[string]any
-	lastText := ""
+	findings, unresolved, lastText, err := p.subagentResearch(ctx, c)
+	if err != nil {
+		return err
+	}
+	report := p.subagentReport(findings, unresolved, lastText)
+	d := p.coordinatorDecision(report, unresolved)
+	return p.coordinatorOutcome(ctx, c, d, findings, unresolved)
+}
+
+// subagentResearch has the subagent pursue every step; it returns what it
+// found by tool, the packets of the steps it escalated, and the text of
+// the last of those.
+func (p *player) subagentResearch(ctx context.Context, c *conn) (findings map[string]any, unresolved []map[string]any, lastText string, err error) {
+	findings = map[string]any{}
 	for _, step := range p.sc.Steps {
 		out, err := p.pursue(ctx, ActorSubagent, c, step, "coordinator")
 		if err != nil {
-			return err
+			return nil, nil, "", err
 		}
 		if out.escalated {
 			unresolved = append(unresolved, out.packet)
@@ -439,7 +450,12 @@ func (p *player) playMulti(ctx context.Context) error {
 		}
 		findings[step.Tool] = out.res.StructuredContent
 	}
+	return findings, unresolved, lastText, nil
+}
 
+// subagentReport is the subagent's report to the coordinator: complete,
+// partial with what is unresolved, or (the naive agent) a bare failure.
+func (p *player) subagentReport(findings map[string]any, unresolved []map[string]any, lastText string) map[string]any {
 	var report map[string]any
 	switch {
 	case len(unresolved) == 0:
@@ -453,8 +469,12 @@ func (p *player) playMulti(ctx context.Context) error {
 		p.add(Event{Actor: ActorSubagent, Kind: KindReport, JSON: jsonOf(report),
 			Say: msg("sandbox.ev.report_partial", "Count", len(unresolved))})
 	}
+	return report
+}
 
-	// The coordinator's move, and the one the lessons call for.
+// coordinatorDecision records the coordinator's move, and the one the
+// lessons call for, and returns the move made.
+func (p *player) coordinatorDecision(report map[string]any, unresolved []map[string]any) decision {
 	should := decision{MoveAccept, msg("sandbox.rule.coord_complete")}
 	if len(unresolved) > 0 {
 		should = decision{MoveAnnotate, msg("sandbox.rule.coord_annotate")}
@@ -464,7 +484,12 @@ func (p *player) playMulti(ctx context.Context) error {
 		d = decision{MoveAbort, msg("sandbox.rule.coord_abort")}
 	}
 	p.decide(ActorCoordinator, d, should.move, append([]Move{MoveAccept}, CoordinatorMoves...))
+	return d
+}
 
+// coordinatorOutcome plays out the coordinator's move: give up, draft
+// with the gaps marked and follow them up, or answer with the findings.
+func (p *player) coordinatorOutcome(ctx context.Context, c *conn, d decision, findings map[string]any, unresolved []map[string]any) error {
 	switch d.move {
 	case MoveAbort:
 		p.add(Event{Actor: ActorCoordinator, Kind: KindOutcome, Outcome: OutcomeGiveUp, Say: msg("sandbox.outcome.abort")})

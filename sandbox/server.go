@@ -165,98 +165,123 @@ const errorsNote = " Every error result has isError true and structuredContent {
 
 func (sb *Sandbox) tools() []toolDef {
 	return []toolDef{
-		{
-			tool: &mcp.Tool{
-				Name:  "lookup_customer",
-				Title: "Look up a customer by email",
-				Description: "Looks a customer up by email in the sandbox's made-up customer database. " +
-					"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example, sam.ng@flaky.example, pat.kim@down.example. " +
-					"Any other well-formed email is a valid empty result: isError false, structuredContent {\"resultCount\": 0, \"results\": []} and a text saying the query ran and matched nothing — not an error. " +
-					"An email at slow.example times out (transient, isRetryable true): the first call for it in an MCP session starts a 4-second outage of the customer database; every call before it ends fails again, with retry_after_ms saying how long is left, and the first call after it succeeds. " +
-					"An email at flaky.example meets a failing replica on every other call (transient, no retry_after_ms): the next call reaches a healthy one. " +
-					"An email at down.example meets a database that stays down for 10 minutes; its errors can only hint retry_after_ms 2000, so retries run out and the agent must escalate. " +
-					"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
-				InputSchema:  inputSchema(`{"email": {"type": "string", "description": "The customer's email, e.g. a.nowak@example.com"}}`, "email"),
-				OutputSchema: outputSchema(listSchema(customerSchema)),
-				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
-			},
-			specs:  []argSpec{{name: "email", kind: stringArg, required: true, example: `"a.nowak@example.com"`}},
-			handle: lookupCustomer,
+		lookupCustomerTool(),
+		lookupOrderTool(),
+		issueRefundTool(),
+		financialRecordsTool(),
+		searchSourcesTool(),
+	}
+}
+
+// lookupCustomerTool is the customer lookup, with its valid-empty and transient cases.
+func lookupCustomerTool() toolDef {
+	return toolDef{
+		tool: &mcp.Tool{
+			Name:  "lookup_customer",
+			Title: "Look up a customer by email",
+			Description: "Looks a customer up by email in the sandbox's made-up customer database. " +
+				"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example, sam.ng@flaky.example, pat.kim@down.example. " +
+				"Any other well-formed email is a valid empty result: isError false, structuredContent {\"resultCount\": 0, \"results\": []} and a text saying the query ran and matched nothing — not an error. " +
+				"An email at slow.example times out (transient, isRetryable true): the first call for it in an MCP session starts a 4-second outage of the customer database; every call before it ends fails again, with retry_after_ms saying how long is left, and the first call after it succeeds. " +
+				"An email at flaky.example meets a failing replica on every other call (transient, no retry_after_ms): the next call reaches a healthy one. " +
+				"An email at down.example meets a database that stays down for 10 minutes; its errors can only hint retry_after_ms 2000, so retries run out and the agent must escalate. " +
+				"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
+			InputSchema:  inputSchema(`{"email": {"type": "string", "description": "The customer's email, e.g. a.nowak@example.com"}}`, "email"),
+			OutputSchema: outputSchema(listSchema(customerSchema)),
+			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
-		{
-			tool: &mcp.Tool{
-				Name:  "lookup_order",
-				Title: "Look up an order by id",
-				Description: "Looks an order up by id. Order ids use the format #NNNNN, for example #12345. " +
-					"Known orders: #12345, #48213, #30517. Another well-formed id (say #99999) is a valid empty result. " +
-					"An id in any other format, such as \"order-abc\", is a validation error (isRetryable false) whose description gives the expected format and the value received." + errorsNote,
-				InputSchema:  inputSchema(`{"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"}}`, "order_id"),
-				OutputSchema: outputSchema(listSchema(orderSchema)),
-				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
-			},
-			specs:  []argSpec{{name: "order_id", kind: stringArg, required: true, example: `"#12345"`}},
-			handle: lookupOrder,
+		specs:  []argSpec{{name: "email", kind: stringArg, required: true, example: `"a.nowak@example.com"`}},
+		handle: lookupCustomer,
+	}
+}
+
+// lookupOrderTool is the order lookup, whose bad ids are validation errors.
+func lookupOrderTool() toolDef {
+	return toolDef{
+		tool: &mcp.Tool{
+			Name:  "lookup_order",
+			Title: "Look up an order by id",
+			Description: "Looks an order up by id. Order ids use the format #NNNNN, for example #12345. " +
+				"Known orders: #12345, #48213, #30517. Another well-formed id (say #99999) is a valid empty result. " +
+				"An id in any other format, such as \"order-abc\", is a validation error (isRetryable false) whose description gives the expected format and the value received." + errorsNote,
+			InputSchema:  inputSchema(`{"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"}}`, "order_id"),
+			OutputSchema: outputSchema(listSchema(orderSchema)),
+			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
-		{
-			tool: &mcp.Tool{
-				Name:  "issue_refund",
-				Title: "Refund an order",
-				Description: fmt.Sprintf("Refunds part or all of an order, in pounds (simulated: nothing is paid out). "+
-					"Refunds on one order count together within an MCP session: up to £%d in all succeeds. Going over £%d, whether in one refund or split into several, is a business error (isRetryable false): a manager must approve it, so the agent must escalate to a human with the details the description lists. "+
-					"Refunding more than the order's total is a business error too. "+
-					"A badly formatted order_id (not #NNNNN), an unknown order or an amount of zero or less is a validation error. Known orders: #12345 (£750), #48213 (£89.99), #30517 (£120).", RefundLimitGBP, RefundLimitGBP) + errorsNote,
-				InputSchema: inputSchema(`{
-					"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"},
-					"amount_gbp": {"type": "number", "description": "The refund in pounds, e.g. 120.50"}}`, "order_id", "amount_gbp"),
-				OutputSchema: outputSchema(refundSchema),
-				Annotations:  &mcp.ToolAnnotations{IdempotentHint: true},
-			},
-			specs: []argSpec{
-				{name: "order_id", kind: stringArg, required: true, example: `"#12345"`},
-				{name: "amount_gbp", kind: numberArg, required: true, example: "120.50"},
-			},
-			handle: issueRefund,
+		specs:  []argSpec{{name: "order_id", kind: stringArg, required: true, example: `"#12345"`}},
+		handle: lookupOrder,
+	}
+}
+
+// issueRefundTool is the refund, whose limit makes business errors.
+func issueRefundTool() toolDef {
+	return toolDef{
+		tool: &mcp.Tool{
+			Name:  "issue_refund",
+			Title: "Refund an order",
+			Description: fmt.Sprintf("Refunds part or all of an order, in pounds (simulated: nothing is paid out). "+
+				"Refunds on one order count together within an MCP session: up to £%d in all succeeds. Going over £%d, whether in one refund or split into several, is a business error (isRetryable false): a manager must approve it, so the agent must escalate to a human with the details the description lists. "+
+				"Refunding more than the order's total is a business error too. "+
+				"A badly formatted order_id (not #NNNNN), an unknown order or an amount of zero or less is a validation error. Known orders: #12345 (£750), #48213 (£89.99), #30517 (£120).", RefundLimitGBP, RefundLimitGBP) + errorsNote,
+			InputSchema: inputSchema(`{
+				"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"},
+				"amount_gbp": {"type": "number", "description": "The refund in pounds, e.g. 120.50"}}`, "order_id", "amount_gbp"),
+			OutputSchema: outputSchema(refundSchema),
+			Annotations:  &mcp.ToolAnnotations{IdempotentHint: true},
 		},
-		{
-			tool: &mcp.Tool{
-				Name:  "get_financial_records",
-				Title: "Read a customer's financial records",
-				Description: "Returns a customer's invoices. customer_id uses the format C-NNNN (C-1042, C-2077, C-3310, C-4501). " +
-					"The default principal, " + DefaultPrincipal + ", has no finance access: every call is a permission error (isRetryable false). " +
-					"To call as a principal with finance access, set _meta {\"" + MetaPrincipal + "\": \"" + FinancePrincipal + "\"} on the tools/call request, " +
-					"or over HTTP send the header " + HeaderPrincipal + ": " + FinancePrincipal + "; then the call succeeds. " +
-					"A customer_id in another format is a validation error; an unknown well-formed id is a valid empty result." + errorsNote,
-				InputSchema:  inputSchema(`{"customer_id": {"type": "string", "description": "The customer id, e.g. C-1042"}}`, "customer_id"),
-				OutputSchema: outputSchema(listSchema(invoiceSchema)),
-				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
-			},
-			specs:  []argSpec{{name: "customer_id", kind: stringArg, required: true, example: `"C-1042"`}},
-			handle: financialRecordsFor,
+		specs: []argSpec{
+			{name: "order_id", kind: stringArg, required: true, example: `"#12345"`},
+			{name: "amount_gbp", kind: numberArg, required: true, example: "120.50"},
 		},
-		{
-			tool: &mcp.Tool{
-				Name:  "search_sources",
-				Title: "Search news sources",
-				Description: fmt.Sprintf("Searches a canned news corpus of %d numbered sources. max_sources (1 to %d) says how many to collect, starting after offset (0 by default), so offset 6 with max_sources 4 fetches sources 7 to 10: ask for only the sources you are missing. "+
-					"The news API serves %d sources per %s rate-limit window, which starts with the first source fetched; past that the call is a transient error (isRetryable true) "+
-					"whose structuredContent has attempted_query (your query, verbatim), partial_results with the sources fetched before the limit, retry_after_ms (when the window resets) and alternatives. A call before the wait is over is limited again; after it the quota is back. "+
-					"A query with the word \"live\" uses the live feed, whose quota is shared with other tenants: its errors hint retry_after_ms %d, but the quota only comes back after a minute. "+
-					"An empty query, a max_sources outside 1 to %d or an offset past the corpus is a validation error.", MaxSources, MaxSources,
-					SourcesBeforeRateLimit, formatWait(NewsWindow), LiveHint.Milliseconds(), MaxSources) + errorsNote,
-				InputSchema: inputSchema(`{
-					"query": {"type": "string", "description": "What to search for, e.g. EU battery regulation"},
-					"max_sources": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many sources to collect, 1 to 10"},
-					"offset": {"type": "integer", "minimum": 0, "maximum": 9, "description": "How many sources to skip first, e.g. 6 to fetch from source 7 on; default 0"}}`, "query", "max_sources"),
-				OutputSchema: outputSchema(listSchema(sourceSchema)),
-				Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
-			},
-			specs: []argSpec{
-				{name: "query", kind: stringArg, required: true, example: `"EU battery regulation"`},
-				{name: "max_sources", kind: integerArg, required: true, example: "10"},
-				{name: "offset", kind: integerArg, example: "6"},
-			},
-			handle: searchSources,
+		handle: issueRefund,
+	}
+}
+
+// financialRecordsTool is the invoice read, which the default principal may not call.
+func financialRecordsTool() toolDef {
+	return toolDef{
+		tool: &mcp.Tool{
+			Name:  "get_financial_records",
+			Title: "Read a customer's financial records",
+			Description: "Returns a customer's invoices. customer_id uses the format C-NNNN (C-1042, C-2077, C-3310, C-4501). " +
+				"The default principal, " + DefaultPrincipal + ", has no finance access: every call is a permission error (isRetryable false). " +
+				"To call as a principal with finance access, set _meta {\"" + MetaPrincipal + "\": \"" + FinancePrincipal + "\"} on the tools/call request, " +
+				"or over HTTP send the header " + HeaderPrincipal + ": " + FinancePrincipal + "; then the call succeeds. " +
+				"A customer_id in another format is a validation error; an unknown well-formed id is a valid empty result." + errorsNote,
+			InputSchema:  inputSchema(`{"customer_id": {"type": "string", "description": "The customer id, e.g. C-1042"}}`, "customer_id"),
+			OutputSchema: outputSchema(listSchema(invoiceSchema)),
+			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
+		specs:  []argSpec{{name: "customer_id", kind: stringArg, required: true, example: `"C-1042"`}},
+		handle: financialRecordsFor,
+	}
+}
+
+// searchSourcesTool is the news search, rate-limited with partial results.
+func searchSourcesTool() toolDef {
+	return toolDef{
+		tool: &mcp.Tool{
+			Name:  "search_sources",
+			Title: "Search news sources",
+			Description: fmt.Sprintf("Searches a canned news corpus of %d numbered sources. max_sources (1 to %d) says how many to collect, starting after offset (0 by default), so offset 6 with max_sources 4 fetches sources 7 to 10: ask for only the sources you are missing. "+
+				"The news API serves %d sources per %s rate-limit window, which starts with the first source fetched; past that the call is a transient error (isRetryable true) "+
+				"whose structuredContent has attempted_query (your query, verbatim), partial_results with the sources fetched before the limit, retry_after_ms (when the window resets) and alternatives. A call before the wait is over is limited again; after it the quota is back. "+
+				"A query with the word \"live\" uses the live feed, whose quota is shared with other tenants: its errors hint retry_after_ms %d, but the quota only comes back after a minute. "+
+				"An empty query, a max_sources outside 1 to %d or an offset past the corpus is a validation error.", MaxSources, MaxSources,
+				SourcesBeforeRateLimit, formatWait(NewsWindow), LiveHint.Milliseconds(), MaxSources) + errorsNote,
+			InputSchema: inputSchema(`{
+				"query": {"type": "string", "description": "What to search for, e.g. EU battery regulation"},
+				"max_sources": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many sources to collect, 1 to 10"},
+				"offset": {"type": "integer", "minimum": 0, "maximum": 9, "description": "How many sources to skip first, e.g. 6 to fetch from source 7 on; default 0"}}`, "query", "max_sources"),
+			OutputSchema: outputSchema(listSchema(sourceSchema)),
+			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
+		},
+		specs: []argSpec{
+			{name: "query", kind: stringArg, required: true, example: `"EU battery regulation"`},
+			{name: "max_sources", kind: integerArg, required: true, example: "10"},
+			{name: "offset", kind: integerArg, example: "6"},
+		},
+		handle: searchSources,
 	}
 }
 

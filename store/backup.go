@@ -44,27 +44,14 @@ func Backup(ctx context.Context, dbPath, dest string, overwrite bool) (BackupInf
 	if _, err := os.Lstat(dest); err == nil && !overwrite {
 		return BackupInfo{}, fmt.Errorf("store: backup: %s: %w", dest, ErrBackupExists)
 	}
-
-	q := url.Values{}
-	q.Set("_busy_timeout", "5000")
-	q.Set("mode", "rw") // never create an empty database at a mistyped path
-	srcURI, err := fileURI(dbPath, q)
-	if err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	src, err := sql.Open("sqlite3", srcURI)
+	src, err := openBackupSource(dbPath)
 	if err != nil {
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}
 	defer src.Close()
 
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
+	tmpPath, err := createTempBeside(dest)
 	if err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	tmpPath := tmp.Name()
-	if err := tmp.Close(); err != nil {
-		removeDBFiles(tmpPath)
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}
 	done := false
@@ -73,43 +60,11 @@ func Backup(ctx context.Context, dbPath, dest string, overwrite bool) (BackupInf
 			removeDBFiles(tmpPath)
 		}
 	}()
-	dstURI, err := fileURI(tmpPath, url.Values{"_busy_timeout": {"5000"}})
+	pages, err := writeSnapshot(ctx, src, tmpPath)
 	if err != nil {
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}
-	dst, err := sql.Open("sqlite3", dstURI)
-	if err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	defer dst.Close()
-
-	pages, err := copyDatabase(ctx, dst, src)
-	if err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	// A snapshot is only worth keeping if SQLite finds it whole.
-	if err := integrityCheck(ctx, dst); err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: the copy: %w", err)
-	}
-	// A WAL database copies as one; a backup must be a single file.
-	if _, err := dst.ExecContext(ctx, `PRAGMA journal_mode = DELETE`); err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	if err := dst.Close(); err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	if err := syncFile(tmpPath); err != nil {
-		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-	}
-	if overwrite {
-		// A journal left beside an older backup would be replayed into the new one.
-		for _, suffix := range []string{"-wal", "-shm", "-journal"} {
-			if err := os.Remove(dest + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
-			}
-		}
-	}
-	if err := os.Rename(tmpPath, dest); err != nil {
+	if err := moveBackupInPlace(tmpPath, dest, overwrite); err != nil {
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}
 	done = true
@@ -121,6 +76,82 @@ func Backup(ctx context.Context, dbPath, dest string, overwrite bool) (BackupInf
 		return BackupInfo{}, fmt.Errorf("store: backup: %w", err)
 	}
 	return BackupInfo{Pages: pages, Bytes: st.Size()}, nil
+}
+
+// openBackupSource opens the database to copy, read-write but never
+// created.
+func openBackupSource(dbPath string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Set("_busy_timeout", "5000")
+	q.Set("mode", "rw") // never create an empty database at a mistyped path
+	srcURI, err := fileURI(dbPath, q)
+	if err != nil {
+		return nil, err
+	}
+	return sql.Open("sqlite3", srcURI)
+}
+
+// createTempBeside creates an empty temporary file in dest's folder, so
+// it can be renamed onto dest, and returns its path.
+func createTempBeside(dest string) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	tmpPath := tmp.Name()
+	if err := tmp.Close(); err != nil {
+		removeDBFiles(tmpPath)
+		return "", err
+	}
+	return tmpPath, nil
+}
+
+// writeSnapshot copies src into the database file at path, checks the copy
+// and leaves it as a single file; it returns the pages copied.
+func writeSnapshot(ctx context.Context, src *sql.DB, path string) (int, error) {
+	dstURI, err := fileURI(path, url.Values{"_busy_timeout": {"5000"}})
+	if err != nil {
+		return 0, err
+	}
+	dst, err := sql.Open("sqlite3", dstURI)
+	if err != nil {
+		return 0, err
+	}
+	defer dst.Close()
+
+	pages, err := copyDatabase(ctx, dst, src)
+	if err != nil {
+		return 0, err
+	}
+	// A snapshot is only worth keeping if SQLite finds it whole.
+	if err := integrityCheck(ctx, dst); err != nil {
+		return 0, fmt.Errorf("the copy: %w", err)
+	}
+	// A WAL database copies as one; a backup must be a single file.
+	if _, err := dst.ExecContext(ctx, `PRAGMA journal_mode = DELETE`); err != nil {
+		return 0, err
+	}
+	if err := dst.Close(); err != nil {
+		return 0, err
+	}
+	return pages, nil
+}
+
+// moveBackupInPlace syncs the finished copy at tmpPath and renames it onto
+// dest.
+func moveBackupInPlace(tmpPath, dest string, overwrite bool) error {
+	if err := syncFile(tmpPath); err != nil {
+		return err
+	}
+	if overwrite {
+		// A journal left beside an older backup would be replayed into the new one.
+		for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+			if err := os.Remove(dest + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return os.Rename(tmpPath, dest)
 }
 
 // copyDatabase runs the online backup from src's main database into dst's

@@ -98,20 +98,41 @@ func benchWeb(ctx context.Context, cfg benchWebConfig, stdout, stderr io.Writer)
 	host, _ := os.Hostname()
 	fmt.Fprintf(stdout, "# examsim-bench web, %s UTC, %s, %d cores, load average at start %s\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04"), host, runtime.NumCPU(), loadAverage())
+	if err := benchStartups(ctx, cfg, exe, tmp, stdout, stderr); err != nil {
+		return err
+	}
+	return benchPages(ctx, cfg, exe, tmp, stdout, stderr)
+}
 
-	// Startup to ready and idle RSS: the embedded bank, then a big one.
-	banks := []struct{ name, dir string }{{"embedded bank", ""}}
-	for _, n := range cfg.BankSizes {
+// benchBank is a question bank a server is started with; dir "" is the
+// embedded one.
+type benchBank struct{ name, dir string }
+
+// writeBenchBanks writes a replicated bank under tmp for each of sizes,
+// after the embedded one.
+func writeBenchBanks(tmp string, sizes []int) ([]benchBank, error) {
+	banks := []benchBank{{"embedded bank", ""}}
+	for _, n := range sizes {
 		src, _ := questions.Embedded()
 		big, err := banktest.Replicate(src, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		dir := filepath.Join(tmp, fmt.Sprintf("bank-%d", n))
 		if err := banktest.WriteDir(dir, big); err != nil {
-			return err
+			return nil, err
 		}
-		banks = append(banks, struct{ name, dir string }{fmt.Sprintf("%d questions (%d files)", n, len(big)), dir})
+		banks = append(banks, benchBank{fmt.Sprintf("%d questions (%d files)", n, len(big)), dir})
+	}
+	return banks, nil
+}
+
+// benchStartups reports startup to ready and idle RSS: the embedded bank,
+// then the big ones.
+func benchStartups(ctx context.Context, cfg benchWebConfig, exe, tmp string, stdout, stderr io.Writer) error {
+	banks, err := writeBenchBanks(tmp, cfg.BankSizes)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintln(stdout, "| bank | starts | startup to ready ms (median) | min | max | idle RSS MB (median) |")
 	fmt.Fprintln(stdout, "| --- | --- | --- | --- | --- | --- |")
@@ -133,8 +154,12 @@ func benchWeb(ctx context.Context, cfg benchWebConfig, stdout, stderr io.Writer)
 		fmt.Fprintf(stdout, "| %s | %d | %.0f | %.0f | %.0f | %.1f |\n", b.name, cfg.Starts,
 			ms(ready[len(ready)/2]), ms(ready[0]), ms(ready[len(ready)-1]), rss[len(rss)/2])
 	}
+	return nil
+}
 
-	// The load run, on the embedded bank, the ceiling first and last.
+// benchPages is the load run, on the embedded bank, the ceiling first and
+// last; it reports each page against the ceiling.
+func benchPages(ctx context.Context, cfg benchWebConfig, exe, tmp string, stdout, stderr io.Writer) error {
 	srv, err := startBenchServer(ctx, exe, filepath.Join(tmp, "load.db"), "", stderr)
 	if err != nil {
 		return err
@@ -151,28 +176,10 @@ func benchWeb(ctx context.Context, cfg benchWebConfig, stdout, stderr io.Writer)
 			return err
 		}
 	}
-	// A short unreported run first, so no page pays for a cold server. Then
-	// each page runs between two ceiling runs and is compared with their
-	// mean, so a machine that gets busier or quieter during the run moves
-	// both sides of each ratio alike.
-	warm := cfg
-	warm.Duration = 2 * time.Second
-	if _, err := runWrk(ctx, warm, srv.base+"/_ceiling", header); err != nil {
-		return err
-	}
 	pages := []string{"/", "/practice/" + bank.Questions[0].ID, "/healthz"}
-	ceilings := make([]wrkResult, len(pages)+1)
-	results := make([]wrkResult, len(pages))
-	if ceilings[0], err = runWrk(ctx, cfg, srv.base+"/_ceiling", header); err != nil {
+	results, ceilings, err := runPagesBetweenCeilings(ctx, cfg, srv.base, pages, header)
+	if err != nil {
 		return err
-	}
-	for i, u := range pages {
-		if results[i], err = runWrk(ctx, cfg, srv.base+u, header); err != nil {
-			return err
-		}
-		if ceilings[i+1], err = runWrk(ctx, cfg, srv.base+"/_ceiling", header); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(stdout, "\nwrk -t%d -c%d -d%s --latency, cookies: %v; each page between two /_ceiling runs, its ratio to their mean\n\n",
 		cfg.Threads, cfg.Connections, cfg.Duration, cfg.Cookies)
@@ -186,6 +193,34 @@ func benchWeb(ctx context.Context, cfg benchWebConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "\nserver RSS after the load run: %.1f MB (peak %.1f MB); load average at end %s\n",
 		srv.rssMB("VmRSS"), srv.rssMB("VmHWM"), loadAverage())
 	return nil
+}
+
+// runPagesBetweenCeilings runs wrk on each page, with /_ceiling runs
+// before the first and after each; ceilings has one more entry than pages.
+func runPagesBetweenCeilings(ctx context.Context, cfg benchWebConfig, base string, pages, header []string) (results, ceilings []wrkResult, err error) {
+	// A short unreported run first, so no page pays for a cold server. Then
+	// each page runs between two ceiling runs and is compared with their
+	// mean, so a machine that gets busier or quieter during the run moves
+	// both sides of each ratio alike.
+	warm := cfg
+	warm.Duration = 2 * time.Second
+	if _, err := runWrk(ctx, warm, base+"/_ceiling", header); err != nil {
+		return nil, nil, err
+	}
+	ceilings = make([]wrkResult, len(pages)+1)
+	results = make([]wrkResult, len(pages))
+	if ceilings[0], err = runWrk(ctx, cfg, base+"/_ceiling", header); err != nil {
+		return nil, nil, err
+	}
+	for i, u := range pages {
+		if results[i], err = runWrk(ctx, cfg, base+u, header); err != nil {
+			return nil, nil, err
+		}
+		if ceilings[i+1], err = runWrk(ctx, cfg, base+"/_ceiling", header); err != nil {
+			return nil, nil, err
+		}
+	}
+	return results, ceilings, nil
 }
 
 // benchServer is an `examsim serve --bench-ceiling` child process.

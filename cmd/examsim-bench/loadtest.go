@@ -234,6 +234,41 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
+// loadRun is one load test's shared state: the connections, the rooms and
+// what the students measured.
+type loadRun struct {
+	cfg   loadConfig
+	base  string
+	tr    *http.Transport
+	host  *vuser
+	tok   string // the host's CSRF token, for its quiz forms and controls
+	rooms []*roomRun
+
+	answers, acked atomic.Int64
+	stats          sample
+	ackedMu        sync.Mutex
+	ackedSet       map[string]map[[2]string]bool // room -> (nickname, question number)
+	joinRetries    atomic.Int64
+	firstErr       atomic.Value
+	peakRSS        atomic.Uint64
+}
+
+// joinedStudent is one student who joined a room, with the token its
+// answer form echoes.
+type joinedStudent struct {
+	u    *vuser
+	rr   *roomRun
+	nick string
+	lang string
+	csrf string
+}
+
+func (lr *loadRun) logf(format string, a ...any) {
+	if lr.cfg.Log != nil {
+		fmt.Fprintf(lr.cfg.Log, "loadtest: "+format+"\n", a...)
+	}
+}
+
 // loadTest runs the test and returns its figures. Every student joins over
 // HTTP, holds the room's event stream, and answers each question when it
 // arrives there after a random think time; lost counts acknowledged
@@ -245,31 +280,71 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	if cfg.Seconds == 0 {
 		cfg.Seconds = 120
 	}
-	logf := func(format string, a ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, "loadtest: "+format+"\n", a...)
-		}
+	lr := newLoadRun(cfg)
+	defer lr.tr.CloseIdleConnections()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	rssErr := lr.watchPeakRSS(ctx)
+	beforeHist, histErr := readAnswerHistogram(ctx, lr.base, lr.tr)
+	qids, err := lr.loginHost(ctx)
+	if err != nil {
+		return loadResult{}, err
 	}
-	base := strings.TrimRight(cfg.URL, "/")
+	if err := lr.openRooms(ctx, qids); err != nil {
+		return loadResult{}, err
+	}
+	lr.logf("%d rooms ready with %d questions; joining %d students", cfg.Rooms, cfg.Questions, cfg.Students*cfg.Rooms)
+	students, err := lr.joinStudents(ctx)
+	if err != nil {
+		return loadResult{}, err
+	}
+	lr.logf("%d students joined (%d joins retried after a 503); opening their event streams", len(students), lr.joinRetries.Load())
+	playing := lr.startStudents(ctx, students)
+	lr.logf("all streams open; playing")
+	if err := lr.hostRooms(ctx); err != nil {
+		return loadResult{}, err
+	}
+	playing.Wait()
+	lr.logf("played; reading the results back")
+
+	res := loadResult{Students: len(students), Answers: int(lr.answers.Load()), Acked: int(lr.acked.Load())}
+	if res.Lost, err = lr.countLost(ctx); err != nil {
+		return loadResult{}, err
+	}
+	res.P50Submit, res.P99Submit = percentile(lr.stats.submit, 50), percentile(lr.stats.submit, 99)
+	res.P99Fanout = percentile(lr.stats.fanout, 99)
+	res.ServerP99Submit = lr.serverP99Submit(ctx, beforeHist, histErr)
+	cancel()
+	res.RSSMB = lr.peakRSSMB(rssErr)
+	if res.Acked < res.Answers {
+		lr.logf("%d answers were not acknowledged; the first: %v", res.Answers-res.Acked, lr.firstErr.Load())
+	}
+	return res, nil
+}
+
+// newLoadRun makes the shared transport, sized so every student keeps its
+// connections open.
+func newLoadRun(cfg loadConfig) *loadRun {
 	total := cfg.Students * cfg.Rooms
 	tr := &http.Transport{
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns: 4 * total, MaxIdleConnsPerHost: 4 * total, IdleConnTimeout: 90 * time.Second, DisableCompression: true,
 	}
-	defer tr.CloseIdleConnections()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	return &loadRun{cfg: cfg, base: strings.TrimRight(cfg.URL, "/"), tr: tr, ackedSet: map[string]map[[2]string]bool{}}
+}
 
-	// Peak server memory, sampled through the whole run.
-	var peakRSS atomic.Uint64
+// watchPeakRSS samples the server's memory through the whole run, keeping
+// the peak; the channel gets the last read error once ctx ends.
+func (lr *loadRun) watchPeakRSS(ctx context.Context) <-chan error {
 	rssErr := make(chan error, 1)
 	go func() {
 		t := time.NewTicker(250 * time.Millisecond)
 		defer t.Stop()
 		var last error
 		for {
-			if b, err := readRSS(ctx, base, tr); err == nil {
-				for old := peakRSS.Load(); b > old && !peakRSS.CompareAndSwap(old, b); old = peakRSS.Load() {
+			if b, err := readRSS(ctx, lr.base, lr.tr); err == nil {
+				for old := lr.peakRSS.Load(); b > old && !lr.peakRSS.CompareAndSwap(old, b); old = lr.peakRSS.Load() {
 				}
 			} else {
 				last = err
@@ -282,19 +357,24 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 			}
 		}
 	}()
+	return rssErr
+}
 
-	beforeHist, histErr := readAnswerHistogram(ctx, base, tr)
-	host := newVUser(base, tr)
-	tok, err := host.formToken(ctx, "/login")
+// loginHost logs the instructor in, keeps its quiz form token and returns
+// the first cfg.Questions questions that exist in all four languages.
+func (lr *loadRun) loginHost(ctx context.Context) ([]string, error) {
+	cfg := lr.cfg
+	lr.host = newVUser(lr.base, lr.tr)
+	tok, err := lr.host.formToken(ctx, "/login")
 	if err != nil {
-		return loadResult{}, err
+		return nil, err
 	}
-	status, _, _, err := host.post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {cfg.Instructor}, "password": {cfg.Password}}, false)
+	status, _, _, err := lr.host.post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {cfg.Instructor}, "password": {cfg.Password}}, false)
 	if err != nil || status != http.StatusSeeOther {
-		return loadResult{}, fmt.Errorf("logging in as %s: status %d %v (check the name and EXAMSIM_LOADTEST_PASSWORD)", cfg.Instructor, status, err)
+		return nil, fmt.Errorf("logging in as %s: status %d %v (check the name and EXAMSIM_LOADTEST_PASSWORD)", cfg.Instructor, status, err)
 	}
-	if tok, err = host.formToken(ctx, "/class/quizzes/new"); err != nil {
-		return loadResult{}, fmt.Errorf("%w (is %s an instructor?)", err, cfg.Instructor)
+	if lr.tok, err = lr.host.formToken(ctx, "/class/quizzes/new"); err != nil {
+		return nil, fmt.Errorf("%w (is %s an instructor?)", err, cfg.Instructor)
 	}
 	var qids []string
 	for _, q := range cfg.Bank.Questions {
@@ -303,108 +383,77 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		}
 	}
 	if len(qids) < cfg.Questions {
-		return loadResult{}, fmt.Errorf("the bank has only %d questions in all four languages; ask for fewer", len(qids))
+		return nil, fmt.Errorf("the bank has only %d questions in all four languages; ask for fewer", len(qids))
 	}
+	return qids, nil
+}
 
-	rooms := make([]*roomRun, cfg.Rooms)
-	for r := range rooms {
-		form := url.Values{"_csrf": {tok}, "title": {fmt.Sprintf("Load test room %d", r+1)}, "seconds": {"120"},
-			"scoring": {"speed"}, "leaderboard": {"on"}, "explanations": {"optional"}, "action": {"save"}, "q": qids}
-		for i, id := range qids {
-			form.Set("order-"+id, strconv.Itoa(i+1))
+// openRooms creates one quiz of qids per room and starts a live session of
+// each, with the presenter screen open.
+func (lr *loadRun) openRooms(ctx context.Context, qids []string) error {
+	lr.rooms = make([]*roomRun, lr.cfg.Rooms)
+	for r := range lr.rooms {
+		rr, err := lr.openRoom(ctx, r, qids)
+		if err != nil {
+			return err
 		}
-		status, body, hdr, err := host.post(ctx, "/class/quizzes", form, false)
-		if err != nil || status != http.StatusSeeOther {
-			return loadResult{}, fmt.Errorf("creating a quiz: status %d %v %s", status, err, excerptOf(body))
-		}
-		quizPath := strings.SplitN(hdr.Get("Location"), "?", 2)[0]
-		status, body, _, err = host.post(ctx, quizPath+"/sessions", url.Values{"_csrf": {tok}, "mode": {"live"}}, true)
-		var started struct {
-			ID   int64  `json:"id"`
-			Code string `json:"code"`
-		}
-		if err != nil || status != 200 || json.Unmarshal([]byte(body), &started) != nil {
-			return loadResult{}, fmt.Errorf("starting a session: status %d %v %s", status, err, excerptOf(body))
-		}
-		rr := &roomRun{id: strconv.FormatInt(started.ID, 10), code: started.Code, host: host,
-			started: make([]atomic.Int64, cfg.Questions), done: make([]chan struct{}, cfg.Questions), left: make([]atomic.Int64, cfg.Questions)}
-		for q := range rr.done {
-			rr.done[q] = make(chan struct{})
-			rr.left[q].Store(int64(cfg.Students))
-		}
-		rooms[r] = rr
+		lr.rooms[r] = rr
+		lr.ackedSet[rr.id] = map[[2]string]bool{}
 		// The presenter screen is open through the whole run, as in class.
-		go holdStream(ctx, host, "/class/s/"+rr.id+"/host/events", nil)
+		go holdStream(ctx, lr.host, "/class/s/"+rr.id+"/host/events", nil)
 	}
-	logf("%d rooms ready with %d questions; joining %d students", cfg.Rooms, cfg.Questions, total)
+	return nil
+}
 
+func (lr *loadRun) openRoom(ctx context.Context, r int, qids []string) (*roomRun, error) {
+	host, tok, n := lr.host, lr.tok, lr.cfg.Questions
+	form := url.Values{"_csrf": {tok}, "title": {fmt.Sprintf("Load test room %d", r+1)}, "seconds": {"120"},
+		"scoring": {"speed"}, "leaderboard": {"on"}, "explanations": {"optional"}, "action": {"save"}, "q": qids}
+	for i, id := range qids {
+		form.Set("order-"+id, strconv.Itoa(i+1))
+	}
+	status, body, hdr, err := host.post(ctx, "/class/quizzes", form, false)
+	if err != nil || status != http.StatusSeeOther {
+		return nil, fmt.Errorf("creating a quiz: status %d %v %s", status, err, excerptOf(body))
+	}
+	quizPath := strings.SplitN(hdr.Get("Location"), "?", 2)[0]
+	status, body, _, err = host.post(ctx, quizPath+"/sessions", url.Values{"_csrf": {tok}, "mode": {"live"}}, true)
+	var started struct {
+		ID   int64  `json:"id"`
+		Code string `json:"code"`
+	}
+	if err != nil || status != 200 || json.Unmarshal([]byte(body), &started) != nil {
+		return nil, fmt.Errorf("starting a session: status %d %v %s", status, err, excerptOf(body))
+	}
+	rr := &roomRun{id: strconv.FormatInt(started.ID, 10), code: started.Code, host: host,
+		started: make([]atomic.Int64, n), done: make([]chan struct{}, n), left: make([]atomic.Int64, n)}
+	for q := range rr.done {
+		rr.done[q] = make(chan struct{})
+		rr.left[q].Store(int64(lr.cfg.Students))
+	}
+	return rr, nil
+}
+
+// joinStudents joins cfg.Students students to each room, 32 at a time.
+func (lr *loadRun) joinStudents(ctx context.Context) ([]*joinedStudent, error) {
+	students := make([]*joinedStudent, 0, lr.cfg.Students*lr.cfg.Rooms)
 	var (
-		answers, acked atomic.Int64
-		stats          sample
-		ackedMu        sync.Mutex
-		ackedSet       = map[string]map[[2]string]bool{} // room -> (nickname, question number)
-		joinErrs       atomic.Int64
-		joinRetries    atomic.Int64
-		firstErr       atomic.Value
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		joinErrs atomic.Int64
 	)
-	for _, rr := range rooms {
-		ackedSet[rr.id] = map[[2]string]bool{}
-	}
-	finish := func(rr *roomRun, q int) {
-		if rr.left[q].Add(-1) == 0 {
-			close(rr.done[q])
-		}
-	}
-
-	type joined struct {
-		u    *vuser
-		rr   *roomRun
-		nick string
-		lang string
-		csrf string
-	}
-	students := make([]*joined, 0, total)
-	var mu sync.Mutex
 	sem := make(chan struct{}, 32)
-	var wg sync.WaitGroup
-	for r, rr := range rooms {
-		for i := 0; i < cfg.Students; i++ {
+	for r, rr := range lr.rooms {
+		for i := 0; i < lr.cfg.Students; i++ {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				st := &joined{u: newVUser(base, tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
-				err := func() error {
-					tok, err := st.u.formToken(ctx, "/join?code="+rr.code)
-					if err != nil {
-						return err
-					}
-					// A student told "try again in a moment" (503) taps Join again,
-					// a few times, as in a browser.
-					var status int
-					var body string
-					var hdr http.Header
-					for try := 0; try < 5; try++ {
-						status, body, hdr, err = st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {rr.code},
-							"nickname": {st.nick}, "lang": {st.lang}}, false)
-						if err != nil || status != http.StatusServiceUnavailable {
-							break
-						}
-						joinRetries.Add(1)
-						time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
-					}
-					if err != nil || status != http.StatusSeeOther {
-						return fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
-					}
-					if st.csrf, err = st.u.formToken(ctx, hdr.Get("Location")); err != nil {
-						return fmt.Errorf("play page: %w", err)
-					}
-					return nil
-				}()
-				if err != nil {
+				st := &joinedStudent{u: newVUser(lr.base, lr.tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
+				if err := lr.join(ctx, st); err != nil {
 					joinErrs.Add(1)
-					firstErr.CompareAndSwap(nil, err)
+					lr.firstErr.CompareAndSwap(nil, err)
 					return
 				}
 				mu.Lock()
@@ -415,188 +464,269 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	}
 	wg.Wait()
 	if n := joinErrs.Load(); n > 0 {
-		return loadResult{}, fmt.Errorf("%d students could not join; the first: %v", n, firstErr.Load())
+		return nil, fmt.Errorf("%d students could not join; the first: %v", n, lr.firstErr.Load())
 	}
-	logf("%d students joined (%d joins retried after a 503); opening their event streams", len(students), joinRetries.Load())
+	return students, nil
+}
 
-	// Each student holds their stream and answers each question it brings.
+// join joins st to its room and keeps the play page's form token.
+func (lr *loadRun) join(ctx context.Context, st *joinedStudent) error {
+	code := st.rr.code
+	tok, err := st.u.formToken(ctx, "/join?code="+code)
+	if err != nil {
+		return err
+	}
+	// A student told "try again in a moment" (503) taps Join again,
+	// a few times, as in a browser.
+	var status int
+	var body string
+	var hdr http.Header
+	for try := 0; try < 5; try++ {
+		status, body, hdr, err = st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {code},
+			"nickname": {st.nick}, "lang": {st.lang}}, false)
+		if err != nil || status != http.StatusServiceUnavailable {
+			break
+		}
+		lr.joinRetries.Add(1)
+		time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
+	}
+	if err != nil || status != http.StatusSeeOther {
+		return fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
+	}
+	if st.csrf, err = st.u.formToken(ctx, hdr.Get("Location")); err != nil {
+		return fmt.Errorf("play page: %w", err)
+	}
+	return nil
+}
+
+// arrivedQuestion is a question as a student's event stream brought it.
+type arrivedQuestion struct {
+	index   int
+	letters []string
+}
+
+// startStudents opens every student's event stream and sets each to
+// answer the questions it brings. It returns once all streams are open;
+// the WaitGroup is done when every student has played.
+func (lr *loadRun) startStudents(ctx context.Context, students []*joinedStudent) *sync.WaitGroup {
 	var ready sync.WaitGroup
-	var playing sync.WaitGroup
+	playing := &sync.WaitGroup{}
 	for _, st := range students {
 		ready.Add(1)
 		playing.Add(1)
-		seen := make([]bool, cfg.Questions)
-		questions := make(chan [2]any, cfg.Questions)
-		var once sync.Once
-		go holdStream(ctx, st.u, "/class/s/"+st.rr.id+"/events", func(event, data string, at time.Time) {
-			once.Do(ready.Done)
-			if event != "state" {
-				return
-			}
-			var state struct {
-				Phase   string   `json:"phase"`
-				Index   int      `json:"index"`
-				Choices []string `json:"choices"`
-			}
-			if json.Unmarshal([]byte(data), &state) != nil || state.Phase != "question" {
-				return
-			}
-			q := state.Index
-			if q < 0 || q >= cfg.Questions || seen[q] {
-				return
-			}
-			seen[q] = true
-			if t0 := st.rr.started[q].Load(); t0 > 0 {
-				stats.add(0, at.Sub(time.Unix(0, t0)))
-			}
-			questions <- [2]any{q, state.Choices}
-		})
+		arrived := make(chan arrivedQuestion, lr.cfg.Questions)
+		go holdStream(ctx, st.u, "/class/s/"+st.rr.id+"/events", lr.questionArrivals(st, ready.Done, arrived))
 		go func() {
 			defer playing.Done()
-			rng := rand.New(rand.NewPCG(uint64(len(st.nick)), uint64(time.Now().UnixNano()))) // #nosec G404 G115 -- think times of simulated students
-			for got := 0; got < cfg.Questions; got++ {
-				var item [2]any
-				select {
-				case item = <-questions:
-				case <-ctx.Done():
-					return
-				}
-				q, letters := item[0].(int), item[1].([]string)
-				think := 300*time.Millisecond + time.Duration(rng.Int64N(int64(cfg.Think-300*time.Millisecond)+1))
-				select {
-				case <-time.After(think):
-				case <-ctx.Done():
-					return
-				}
-				if len(letters) > 0 {
-					choice := letters[rng.IntN(len(letters))]
-					pool := loadExplained[st.lang]
-					form := url.Values{"_csrf": {st.csrf}, "index": {strconv.Itoa(q)}, "choice": {choice},
-						"explanation": {pool[rng.IntN(len(pool))]}}
-					answers.Add(1)
-					t := time.Now()
-					status, body, _, err := st.u.post(ctx, "/class/s/"+st.rr.id+"/answer", form, true)
-					took := time.Since(t)
-					if err == nil && status == 200 && strings.Contains(body, `"ok":true`) {
-						acked.Add(1)
-						stats.add(took, 0)
-						ackedMu.Lock()
-						ackedSet[st.rr.id][[2]string{st.nick, strconv.Itoa(q + 1)}] = true
-						ackedMu.Unlock()
-					} else {
-						firstErr.CompareAndSwap(nil, fmt.Errorf("answer: status %d %v %s", status, err, excerptOf(body)))
-					}
-				}
-				finish(st.rr, q)
-			}
+			lr.playStudent(ctx, st, arrived)
 		}()
 	}
 	ready.Wait()
-	logf("all streams open; playing")
+	return playing
+}
 
-	// Each host plays its room: next, wait for every student, reveal.
+// questionArrivals is a student's stream handler: it calls opened on the
+// first event, records each question's fan-out time, and sends each
+// question once to arrived.
+func (lr *loadRun) questionArrivals(st *joinedStudent, opened func(), arrived chan<- arrivedQuestion) func(event, data string, at time.Time) {
+	seen := make([]bool, lr.cfg.Questions)
+	var once sync.Once
+	return func(event, data string, at time.Time) {
+		once.Do(opened)
+		if event != "state" {
+			return
+		}
+		var state struct {
+			Phase   string   `json:"phase"`
+			Index   int      `json:"index"`
+			Choices []string `json:"choices"`
+		}
+		if json.Unmarshal([]byte(data), &state) != nil || state.Phase != "question" {
+			return
+		}
+		q := state.Index
+		if q < 0 || q >= lr.cfg.Questions || seen[q] {
+			return
+		}
+		seen[q] = true
+		if t0 := st.rr.started[q].Load(); t0 > 0 {
+			lr.stats.add(0, at.Sub(time.Unix(0, t0)))
+		}
+		arrived <- arrivedQuestion{q, state.Choices}
+	}
+}
+
+// playStudent answers each arriving question after a random think time.
+func (lr *loadRun) playStudent(ctx context.Context, st *joinedStudent, arrived <-chan arrivedQuestion) {
+	rng := rand.New(rand.NewPCG(uint64(len(st.nick)), uint64(time.Now().UnixNano()))) // #nosec G404 G115 -- think times of simulated students
+	for got := 0; got < lr.cfg.Questions; got++ {
+		var aq arrivedQuestion
+		select {
+		case aq = <-arrived:
+		case <-ctx.Done():
+			return
+		}
+		think := 300*time.Millisecond + time.Duration(rng.Int64N(int64(lr.cfg.Think-300*time.Millisecond)+1))
+		select {
+		case <-time.After(think):
+		case <-ctx.Done():
+			return
+		}
+		if len(aq.letters) > 0 {
+			lr.submitAnswer(ctx, st, aq, rng)
+		}
+		if st.rr.left[aq.index].Add(-1) == 0 {
+			close(st.rr.done[aq.index])
+		}
+	}
+}
+
+// submitAnswer posts a random choice and explanation, timing it and
+// recording it as acknowledged when the server says ok.
+func (lr *loadRun) submitAnswer(ctx context.Context, st *joinedStudent, aq arrivedQuestion, rng *rand.Rand) {
+	choice := aq.letters[rng.IntN(len(aq.letters))]
+	pool := loadExplained[st.lang]
+	form := url.Values{"_csrf": {st.csrf}, "index": {strconv.Itoa(aq.index)}, "choice": {choice},
+		"explanation": {pool[rng.IntN(len(pool))]}}
+	lr.answers.Add(1)
+	t := time.Now()
+	status, body, _, err := st.u.post(ctx, "/class/s/"+st.rr.id+"/answer", form, true)
+	took := time.Since(t)
+	if err == nil && status == 200 && strings.Contains(body, `"ok":true`) {
+		lr.acked.Add(1)
+		lr.stats.add(took, 0)
+		lr.ackedMu.Lock()
+		lr.ackedSet[st.rr.id][[2]string{st.nick, strconv.Itoa(aq.index + 1)}] = true
+		lr.ackedMu.Unlock()
+	} else {
+		lr.firstErr.CompareAndSwap(nil, fmt.Errorf("answer: status %d %v %s", status, err, excerptOf(body)))
+	}
+}
+
+// hostRooms has each host play its room at once and returns the first
+// host error.
+func (lr *loadRun) hostRooms(ctx context.Context) error {
 	var hosts sync.WaitGroup
-	hostErr := make(chan error, cfg.Rooms)
-	for _, rr := range rooms {
+	hostErr := make(chan error, lr.cfg.Rooms)
+	for _, rr := range lr.rooms {
 		hosts.Add(1)
 		go func() {
 			defer hosts.Done()
-			control := func(action string, from int) error {
-				// A control told 503 is pressed again, as a host would: the
-				// "from" index makes a repeat act once.
-				var status int
-				var body string
-				var err error
-				for try := 0; try < 5; try++ {
-					status, body, _, err = rr.host.post(ctx, "/class/s/"+rr.id+"/control",
-						url.Values{"_csrf": {tok}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
-					if err != nil || status != http.StatusServiceUnavailable {
-						break
-					}
-					time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
-				}
-				if err != nil || status != 200 {
-					return fmt.Errorf("host %s: status %d %v %s", action, status, err, excerptOf(body))
-				}
-				return nil
-			}
-			for q := 0; q < cfg.Questions; q++ {
-				rr.started[q].Store(time.Now().UnixNano())
-				if err := control("next", q-1); err != nil {
-					hostErr <- err
-					return
-				}
-				select {
-				case <-rr.done[q]:
-				case <-time.After(time.Duration(cfg.Seconds)*time.Second + cfg.Think):
-					logf("room %s question %d: %d students never answered", rr.id, q+1, rr.left[q].Load())
-				case <-ctx.Done():
-					return
-				}
-				if err := control("reveal", q); err != nil {
-					hostErr <- err
-					return
-				}
-			}
-			if err := control("next", cfg.Questions-1); err != nil { // the podium
+			if err := lr.hostRoom(ctx, rr); err != nil {
 				hostErr <- err
 			}
 		}()
 	}
 	hosts.Wait()
 	close(hostErr)
-	if err := <-hostErr; err != nil {
-		return loadResult{}, err
-	}
-	playing.Wait()
-	logf("played; reading the results back")
+	return <-hostErr
+}
 
-	// lost: acknowledged answers missing from the export.
-	res := loadResult{Students: len(students), Answers: int(answers.Load()), Acked: int(acked.Load())}
-	for _, rr := range rooms {
-		status, body, _, err := host.get(ctx, "/class/s/"+rr.id+"/results.csv")
-		if err != nil || status != 200 {
-			return loadResult{}, fmt.Errorf("export: status %d %v", status, err)
+// hostRoom plays one room: next, wait for every student, reveal; then the
+// podium.
+func (lr *loadRun) hostRoom(ctx context.Context, rr *roomRun) error {
+	for q := 0; q < lr.cfg.Questions; q++ {
+		rr.started[q].Store(time.Now().UnixNano())
+		if err := lr.control(ctx, rr, "next", q-1); err != nil {
+			return err
 		}
-		rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\uFEFF"))).ReadAll()
-		if err != nil || len(rows) == 0 {
-			return loadResult{}, fmt.Errorf("export: %v", err)
+		select {
+		case <-rr.done[q]:
+		case <-time.After(time.Duration(lr.cfg.Seconds)*time.Second + lr.cfg.Think):
+			lr.logf("room %s question %d: %d students never answered", rr.id, q+1, rr.left[q].Load())
+		case <-ctx.Done():
+			return nil
 		}
-		col := map[string]int{}
-		for i, name := range rows[0] {
-			col[name] = i
+		if err := lr.control(ctx, rr, "reveal", q); err != nil {
+			return err
 		}
-		have := map[[2]string]bool{}
-		for _, row := range rows[1:] {
-			if row[col["status"]] == "answered" {
-				have[[2]string{row[col["nickname"]], row[col["question_number"]]}] = true
-			}
+	}
+	return lr.control(ctx, rr, "next", lr.cfg.Questions-1) // the podium
+}
+
+// control presses a host control of rr.
+func (lr *loadRun) control(ctx context.Context, rr *roomRun, action string, from int) error {
+	// A control told 503 is pressed again, as a host would: the
+	// "from" index makes a repeat act once.
+	var status int
+	var body string
+	var err error
+	for try := 0; try < 5; try++ {
+		status, body, _, err = rr.host.post(ctx, "/class/s/"+rr.id+"/control",
+			url.Values{"_csrf": {lr.tok}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
+		if err != nil || status != http.StatusServiceUnavailable {
+			break
 		}
-		for k := range ackedSet[rr.id] {
+		time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
+	}
+	if err != nil || status != 200 {
+		return fmt.Errorf("host %s: status %d %v %s", action, status, err, excerptOf(body))
+	}
+	return nil
+}
+
+// countLost counts acknowledged answers missing from the rooms' exports.
+func (lr *loadRun) countLost(ctx context.Context) (int, error) {
+	lost := 0
+	for _, rr := range lr.rooms {
+		have, err := lr.exportedAnswers(ctx, rr)
+		if err != nil {
+			return 0, err
+		}
+		for k := range lr.ackedSet[rr.id] {
 			if !have[k] {
-				res.Lost++
+				lost++
 			}
 		}
 	}
-	res.P50Submit, res.P99Submit = percentile(stats.submit, 50), percentile(stats.submit, 99)
-	res.P99Fanout = percentile(stats.fanout, 99)
-	res.ServerP99Submit = -1
-	if afterHist, err := readAnswerHistogram(ctx, base, tr); err == nil && histErr == nil {
-		res.ServerP99Submit = histogramQuantile(beforeHist, afterHist, 0.99)
-	} else {
-		logf("the server's answer histogram could not be read: %v %v", histErr, err)
+	return lost, nil
+}
+
+// exportedAnswers reads rr's CSV export as the set of (nickname, question
+// number) it lists as answered.
+func (lr *loadRun) exportedAnswers(ctx context.Context, rr *roomRun) (map[[2]string]bool, error) {
+	status, body, _, err := lr.host.get(ctx, "/class/s/"+rr.id+"/results.csv")
+	if err != nil || status != 200 {
+		return nil, fmt.Errorf("export: status %d %v", status, err)
 	}
-	cancel()
-	res.RSSMB = -1
-	if peak := peakRSS.Load(); peak > 0 {
-		res.RSSMB = float64(peak) / (1 << 20)
-	} else if err := <-rssErr; err != nil {
-		logf("server memory unknown: %v", err)
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\uFEFF"))).ReadAll()
+	if err != nil || len(rows) == 0 {
+		return nil, fmt.Errorf("export: %v", err)
 	}
-	if res.Acked < res.Answers {
-		logf("%d answers were not acknowledged; the first: %v", res.Answers-res.Acked, firstErr.Load())
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
 	}
-	return res, nil
+	have := map[[2]string]bool{}
+	for _, row := range rows[1:] {
+		if row[col["status"]] == "answered" {
+			have[[2]string{row[col["nickname"]], row[col["question_number"]]}] = true
+		}
+	}
+	return have, nil
+}
+
+// serverP99Submit is the p99 of the server's answer histogram since
+// before; -1 when either read failed.
+func (lr *loadRun) serverP99Submit(ctx context.Context, before []histBucket, beforeErr error) time.Duration {
+	after, err := readAnswerHistogram(ctx, lr.base, lr.tr)
+	if err == nil && beforeErr == nil {
+		return histogramQuantile(before, after, 0.99)
+	}
+	lr.logf("the server's answer histogram could not be read: %v %v", beforeErr, err)
+	return -1
+}
+
+// peakRSSMB is the peak server memory in MiB; -1 when it was never read.
+// Call it after the sampler's context ends.
+func (lr *loadRun) peakRSSMB(rssErr <-chan error) float64 {
+	if peak := lr.peakRSS.Load(); peak > 0 {
+		return float64(peak) / (1 << 20)
+	}
+	if err := <-rssErr; err != nil {
+		lr.logf("server memory unknown: %v", err)
+	}
+	return -1
 }
 
 // holdStream reads an event stream until ctx ends, reconnecting as a
