@@ -147,14 +147,13 @@ func (db *DB) refoldUsernameKeys(ctx context.Context) error {
 		var id int64
 		var name string
 		if err := rows.Scan(&id, &name); err != nil {
-			rows.Close()
+			_ = rows.Close() // the scan error is the one to report
 			return fmt.Errorf("store: refolding username keys: %w", err)
 		}
 		ids = append(ids, id)
 		keys[id] = examsim.NameKey(name)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fmt.Errorf("store: refolding username keys: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE learners SET username_key = NULL`); err != nil {
@@ -188,13 +187,12 @@ func (db *DB) fillUsernameKeys(ctx context.Context) error {
 	for rows.Next() {
 		var a account
 		if err := rows.Scan(&a.id, &a.name); err != nil {
-			rows.Close()
+			_ = rows.Close() // the scan error is the one to report
 			return fmt.Errorf("store: username keys: %w", err)
 		}
 		todo = append(todo, a)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fmt.Errorf("store: username keys: %w", err)
 	}
 	for _, a := range todo {
