@@ -214,10 +214,3 @@ func (s *Server) playerRoom(c echo.Context) (*classroom.Room, examsim.Player, er
 	}
 	return room, p, nil
 }
-
-// wantsAck reports whether a form was sent by script, which wants a short
-// JSON answer rather than a redirect.
-func wantsAck(c echo.Context) bool {
-	accept := c.Request().Header.Get("Accept")
-	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html")
-}

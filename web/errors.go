@@ -107,9 +107,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 }
 
+// wantsJSON reports whether an error should be written as JSON: for the
+// health check, and for a client that asks for JSON rather than HTML.
 func wantsJSON(c echo.Context) bool {
+	return strings.HasPrefix(c.Path(), "/healthz") || acceptsJSON(c)
+}
+
+// acceptsJSON reports whether the request asks for JSON rather than HTML,
+// as a script sending a form for a short answer does.
+func acceptsJSON(c echo.Context) bool {
 	accept := c.Request().Header.Get("Accept")
-	return strings.HasPrefix(c.Path(), "/healthz") || (strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html"))
+	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html")
 }
 
 // hintFor says what to do about an error: the message's own hint when the

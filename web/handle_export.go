@@ -113,8 +113,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 			ID: a.ID, CreatedAt: a.CreatedAt, Source: a.Source, ExamID: a.ExamID, QuestionID: a.QuestionID,
 			QuestionTitle: title(a.QuestionID), Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
 			Explanation: a.Explanation, Score: a.Score, Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
-			Concepts:       nonNilSlice(a.Concepts),
-			Misconceptions: nonNilSlice(a.Misconceptions), RubricVersion: a.RubricVersion,
+			Concepts:       examsim.NonNil(a.Concepts),
+			Misconceptions: examsim.NonNil(a.Misconceptions), RubricVersion: a.RubricVersion,
 		})
 	}
 	exams, err := s.Exams.ListExams(ctx, l.ID, 1_000_000)
@@ -146,13 +146,6 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 			IntervalDays: card.IntervalDays, Ease: card.Ease, Due: card.Due, ReviewedAt: card.ReviewedAt})
 	}
 	return doc, nil
-}
-
-func nonNilSlice[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 func attachment(c echo.Context, name, contentType string) {
