@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -103,21 +102,6 @@ func (cs *classState) fragment(room int64, version uint64, key string, render fu
 	return b, nil
 }
 
-// sseEvent encodes an HTML fragment as one server-sent event.
-func sseEvent(name string, html []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("event: ")
-	b.WriteString(name)
-	b.WriteByte('\n')
-	for _, line := range strings.Split(strings.ReplaceAll(string(html), "\r", ""), "\n") {
-		b.WriteString("data: ")
-		b.WriteString(line)
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-	return b.Bytes()
-}
-
 // stateEvent is a stage's phase, question and choices as JSON, for programs
 // that follow a room (the load generator) without reading its HTML.
 func stateEvent(v playView) []byte {
@@ -132,7 +116,7 @@ func stateEvent(v playView) []byte {
 		}
 	}
 	b, _ := json.Marshal(st) // strings and ints only: it cannot fail
-	return []byte("event: state\ndata: " + string(b) + "\n\n")
+	return sseEvent("state", b)
 }
 
 // renderFor renders a component for a page that is not the request's, e.g.

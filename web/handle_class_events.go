@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -17,51 +16,21 @@ const (
 	keepAlive = 25 * time.Second // a comment line keeps proxies from closing an idle stream
 	// hostEvery spaces the host's live updates: a burst of a thousand
 	// answers becomes a few redraws a second, not a thousand.
-	hostEvery    = 250 * time.Millisecond
-	writeTimeout = 10 * time.Second // a client that stops reading loses its stream, not the room
+	hostEvery = 250 * time.Millisecond
 )
-
-// sse is an event stream being written.
-type sse struct {
-	w  *echo.Response
-	rc *http.ResponseController
-}
-
-func startSSE(c echo.Context) *sse {
-	w := c.Response()
-	h := w.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
-	w.WriteHeader(http.StatusOK)
-	return &sse{w: w, rc: http.NewResponseController(w)}
-}
-
-// send writes chunks and flushes them, failing when the client is gone.
-func (s *sse) send(chunks ...[]byte) error {
-	// A writer without deadlines just waits longer for a gone client; the
-	// write that follows reports that.
-	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // a network deadline: wall-clock time, not the app clock
-	for _, b := range chunks {
-		if _, err := s.w.Write(b); err != nil {
-			return err
-		}
-	}
-	return s.rc.Flush()
-}
 
 // endedEvent tells a page why the room closed its stream: a kicked student
 // goes to the join page; a screen replaced by a newer one of the same
 // person stops reconnecting, or the two would keep closing each other.
 func endedEvent(why classroom.EndReason) []byte {
 	if why == classroom.Kicked {
-		return []byte("event: kicked\ndata: /join?kicked=1\n\n")
+		return sseEvent("kicked", []byte("/join?kicked=1"))
 	}
-	return []byte("event: replaced\ndata: \n\n")
+	return sseEvent("replaced", nil)
 }
 
 func clockEvent(now time.Time) []byte {
-	return []byte("event: clock\ndata: " + strconv.FormatInt(now.UnixMilli(), 10) + "\n\n")
+	return sseEvent("clock", []byte(unixMilli(now)))
 }
 
 // handlePlayEvents streams a student's screen: the stage when the room moves
@@ -77,7 +46,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	stream := room.Watch(player.ID)
 	defer stream.Close()
 	out := startSSE(c)
-	if err := out.send([]byte("retry: 2000\n\n")); err != nil {
+	if err := out.retry(2000); err != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
@@ -90,7 +59,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
 			return nil
 		case <-tick.C:
-			if out.send([]byte(": ping\n\n")) != nil {
+			if out.ping() != nil {
 				return nil
 			}
 			continue
@@ -103,7 +72,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		snap := room.StageSnapshot()
 		me, ok := room.Player(player.ID)
 		if !ok {
-			_ = out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n")) // the stream ends either way
+			_ = out.send(endedEvent(classroom.Kicked)) // the stream ends either way
 			return nil
 		}
 		now := s.now()
@@ -159,7 +128,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	stream := room.Watch(0)
 	defer stream.Close()
 	out := startSSE(c)
-	if err := out.send([]byte("retry: 2000\n\n")); err != nil {
+	if err := out.retry(2000); err != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
@@ -174,7 +143,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
 			return nil
 		case <-tick.C:
-			if out.send([]byte(": ping\n\n")) != nil {
+			if out.ping() != nil {
 				return nil
 			}
 			continue

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -32,11 +31,9 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	tv := traceView{Run: run}
 
 	stream := startSSE(c)
-	w := stream.w
 	send := func(name string, data any) {
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		w.Flush()
+		b, _ := json.Marshal(data) // maps of strings and ints: it cannot fail
+		_ = stream.event(name, b)  // a client gone stops reading; the run ends with the request
 	}
 	ctx, stop := s.streamContext(c.Request().Context())
 	defer stop()
@@ -48,7 +45,7 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": html})
 	})
 	if err != nil && s.shuttingDown() {
-		endWithRetry(w) // the page falls back to the whole trace, or reconnects
+		_ = stream.send(retryHint()) // the page falls back to the whole trace, or reconnects
 		return nil
 	}
 	if err != nil {
