@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
 	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
@@ -20,13 +16,6 @@ import (
 
 // classState is what the classroom pages keep between requests.
 type classState struct {
-	once    sync.Once
-	metrics http.Handler
-	// answerSeconds times an answer from its request reaching the handler
-	// to its acknowledgement (after commit), so a load test can set the
-	// server's share beside what its clients observed.
-	answerSeconds prometheus.Histogram
-
 	mu    sync.Mutex
 	frags map[int64]*roomFragments
 }
@@ -36,38 +25,6 @@ type classState struct {
 type roomFragments struct {
 	version uint64
 	byKey   map[string][]byte
-}
-
-func (s *Server) classroomState() *classState {
-	cs := &s.class
-	cs.once.Do(func() {
-		cs.frags = map[int64]*roomFragments{}
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
-		cs.answerSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
-			Name: "answer_seconds", Help: "Time from an answer reaching the server to its acknowledgement, after commit.",
-			Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)}) // 1 ms to about 6 s
-		reg.MustRegister(cs.answerSeconds)
-		if hub := s.Classroom; hub != nil {
-			gauge := func(name, help string, f func(classroom.Stats) float64) {
-				reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
-					Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
-			}
-			counter := func(name, help string, f func(classroom.Stats) float64) {
-				reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
-					Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
-			}
-			gauge("rooms", "Rooms loaded in memory.", func(st classroom.Stats) float64 { return float64(st.Rooms) })
-			gauge("players", "Players in the loaded rooms.", func(st classroom.Stats) float64 { return float64(st.Players) })
-			gauge("streams", "Open event streams.", func(st classroom.Stats) float64 { return float64(st.Streams) })
-			gauge("answers_queued", "Answers waiting for the next group commit.", func(st classroom.Stats) float64 { return float64(st.Queued) })
-			counter("answers_committed_total", "Answers committed.", func(st classroom.Stats) float64 { return float64(st.Committed) })
-			counter("answers_failed_total", "Answers whose commit failed.", func(st classroom.Stats) float64 { return float64(st.Fail) })
-			counter("commits_total", "Group commits of answers.", func(st classroom.Stats) float64 { return float64(st.Batches) })
-		}
-		cs.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	})
-	return cs
 }
 
 // fragment returns a cached SSE event for a room version, rendering it

@@ -85,7 +85,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
 		if stageKey != sentStage {
-			frag, err := s.classroomState().fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
+			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
 				func() ([]byte, error) {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data

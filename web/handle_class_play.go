@@ -82,7 +82,7 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		return examsim.Errorf(examsim.EINVALID, "class.error_question_closed")
 	}
 	choice, explanation := c.FormValue("choice"), c.FormValue("explanation")
-	timer := prometheus.NewTimer(s.classroomState().answerSeconds) // wall-clock, for /metrics
+	timer := prometheus.NewTimer(s.metrics.answerSeconds) // wall-clock, for /metrics
 	a, err := room.Answer(c.Request().Context(), player.ID, index, choice, explanation)
 	if err == nil {
 		timer.ObserveDuration()

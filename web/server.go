@@ -91,9 +91,10 @@ type Config struct {
 // Server is the web application.
 type Server struct {
 	Config
-	echo   *echo.Echo
-	class  classState // the classroom pages' own state, made on first use
-	limits limits     // rate limiters, made on first use
+	echo    *echo.Echo
+	class   classState // the classroom pages' own state
+	metrics *metrics   // the one Prometheus registry and its instruments
+	limits  limits     // rate limiters, made on first use
 	// closing ends event streams when the server shuts down (CloseStreams).
 	closing closer
 }
@@ -106,7 +107,8 @@ func New(cfg Config) *Server {
 	if cfg.Sandbox == nil {
 		cfg.Sandbox = sandbox.New()
 	}
-	s := &Server{Config: cfg, echo: echo.New()}
+	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
+	s.class.frags = map[int64]*roomFragments{}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
