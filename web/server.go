@@ -88,6 +88,17 @@ type Config struct {
 	BenchCeiling bool
 }
 
+// UseServices sets every storage service of cfg, and /healthz's Ping,
+// from svc (store.NewServices).
+func (cfg *Config) UseServices(svc examsim.Services) {
+	cfg.Learners, cfg.Sessions, cfg.Attempts = svc.Learners, svc.Sessions, svc.Attempts
+	cfg.Exams, cfg.Reviews, cfg.Predictions = svc.Exams, svc.Reviews, svc.Predictions
+	cfg.Classes, cfg.Accounts, cfg.Disputes, cfg.ItemStats = svc.Classes, svc.Accounts, svc.Disputes, svc.ItemStats
+	if ping := svc.Ping; ping != nil {
+		cfg.Ping = func(r *http.Request) error { return ping(r.Context()) }
+	}
+}
+
 // Server is the web application.
 type Server struct {
 	Config
