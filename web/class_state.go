@@ -1,13 +1,10 @@
 package web
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"strconv"
 	"sync"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
@@ -74,14 +71,6 @@ func stateEvent(v playView) []byte {
 	}
 	b, _ := json.Marshal(st) // strings and ints only: it cannot fail
 	return sseEvent("state", b)
-}
-
-// renderFor renders a component for a page that is not the request's, e.g.
-// a student's fragment in their own language.
-func renderFor(ctx context.Context, p *Page, cmp templ.Component) ([]byte, error) {
-	var b bytes.Buffer
-	err := cmp.Render(context.WithValue(ctx, pageKey{}, p), &b)
-	return b.Bytes(), err
 }
 
 func (s *Server) needClassroom() error {

@@ -159,19 +159,19 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero(), snap.AutoReveal)
 		if stageKey != sentStage {
-			html, err := renderString(c, HostStage(v))
+			html, err := renderFor(ctx, pageOf(c), HostStage(v))
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("stage", []byte(html)))
+			chunks = append(chunks, sseEvent("stage", html))
 			sentStage = stageKey
 		}
 		if snap.Live != sentLive {
-			html, err := renderString(c, HostLive(v))
+			html, err := renderFor(ctx, pageOf(c), HostLive(v))
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("live", []byte(html)))
+			chunks = append(chunks, sseEvent("live", html))
 			sentLive = snap.Live
 		}
 		if out.send(chunks...) != nil {

@@ -1,11 +1,8 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
-	"strings"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
@@ -38,11 +35,11 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	ctx, stop := s.streamContext(c.Request().Context())
 	defer stop()
 	_, err = s.Sandbox.Play(ctx, run, func(ev sandbox.Event) {
-		html, err := renderString(c, sandboxEvent(v, tv, ev))
+		html, err := renderFor(c.Request().Context(), pageOf(c), sandboxEvent(v, tv, ev))
 		if err != nil {
 			return
 		}
-		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": html})
+		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": string(html)})
 	})
 	if err != nil && s.shuttingDown() {
 		_ = stream.send(retryHint()) // the page falls back to the whole trace, or reconnects
@@ -57,12 +54,4 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	}
 	send("end", map[string]any{})
 	return nil
-}
-
-// renderString renders a component for the current request's page.
-func renderString(c echo.Context, cmp templ.Component) (string, error) {
-	ctx := context.WithValue(c.Request().Context(), pageKey{}, pageOf(c))
-	var b strings.Builder
-	err := cmp.Render(ctx, &b)
-	return b.String(), err
 }
