@@ -135,8 +135,7 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 				return examsim.Errorf(examsim.EINVALID, "error.unknown_language", "Lang", q)
 			}
 			p.Lang = l
-			c.SetCookie(&http.Cookie{Name: langCookie, Value: string(l), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
-				HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
+			s.setLangCookie(c, l)
 		}
 		c.Response().Header().Set("Content-Language", string(p.Lang))
 		c.Response().Header().Add("Vary", "Accept-Language, Cookie")
