@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -105,6 +106,18 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if err := Render(c, status, ErrorPage(v)); err != nil {
 		s.Logger.Error("rendering the error page", "err", err)
 	}
+}
+
+// formError re-shows a form with the localized reason when err is an
+// examsim.Error the user can fix: one of codes, or any code under 500 when
+// none are named. show gets the code's status and the reason; anything else
+// bubbles to the error handler.
+func formError(c echo.Context, err error, show func(status int, reason string) error, codes ...examsim.Code) error {
+	var e *examsim.Error
+	if !errors.As(err, &e) || statusOf[e.Code] >= 500 || (len(codes) > 0 && !slices.Contains(codes, e.Code)) {
+		return err
+	}
+	return show(statusOf[e.Code], pageOf(c).errorText(e))
 }
 
 // wantsJSON reports whether an error should be written as JSON: for the
