@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -33,6 +34,29 @@ func clockEvent(now time.Time) []byte {
 	return sseEvent("clock", []byte(unixMilli(now)))
 }
 
+// awaitChange waits for the room to change, pinging an idle stream on
+// tick; false means the stream is over, its last word already sent.
+func (s *Server) awaitChange(ctx context.Context, out *sse, stream *classroom.Stream, tick <-chan time.Time) bool {
+	for {
+		select {
+		case <-stream.C():
+			return true
+		case <-stream.Ended():
+			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
+			return false
+		case <-tick:
+			if out.ping() != nil {
+				return false
+			}
+		case <-ctx.Done():
+			return false
+		case <-s.Classroom.Done(): // shutting down: come back in a moment
+			_ = out.send(retryHint()) // best effort: the client may be gone
+			return false
+		}
+	}
+}
+
 // handlePlayEvents streams a student's screen: the stage when the room moves
 // on (rendered once per language and shared by the room) and their own line.
 // Opening it after losing it counts as a reconnect, which the host sees.
@@ -53,20 +77,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	defer tick.Stop()
 	var sentStage, sentYou string
 	for {
-		select {
-		case <-stream.C():
-		case <-stream.Ended():
-			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
-			return nil
-		case <-tick.C:
-			if out.ping() != nil {
-				return nil
-			}
-			continue
-		case <-ctx.Done():
-			return nil
-		case <-s.Classroom.Done(): // shutting down: come back in a moment
-			_ = out.send(retryHint()) // best effort: the client may be gone
+		if !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
 		}
 		snap := room.StageSnapshot()
@@ -137,20 +148,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	var sentStage string
 	var sentLive uint64
 	for {
-		select {
-		case <-stream.C():
-		case <-stream.Ended():
-			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
-			return nil
-		case <-tick.C:
-			if out.ping() != nil {
-				return nil
-			}
-			continue
-		case <-ctx.Done():
-			return nil
-		case <-s.Classroom.Done(): // shutting down: come back in a moment
-			_ = out.send(retryHint()) // best effort: the client may be gone
+		if !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
 		}
 		snap := room.Snapshot()
