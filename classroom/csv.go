@@ -1,17 +1,12 @@
 package classroom
 
 import (
-	"encoding/csv"
 	"io"
 	"strconv"
 	"time"
 
 	"github.com/examsim/examsim"
 )
-
-// BOM starts the CSV export so spreadsheets read it as UTF-8 and show Thai
-// and Vietnamese as written.
-const BOM = "\uFEFF"
 
 // CSVHeader names the export's columns. There is a row per student and
 // question: status says answered or no_answer, and explained says whether
@@ -21,24 +16,14 @@ var CSVHeader = []string{"nickname", "language", "question_number", "question_id
 	"choice", "correct", "explained", "explanation", "explanation_score", "explanation_band", "points", "elapsed_ms",
 	"answered_at"}
 
-// EscapeCell keeps a spreadsheet from running a cell as a formula: text
-// starting with = + - @ (or a tab or carriage return, which some
-// spreadsheets skip first) gets a leading apostrophe, which shows as text.
-func EscapeCell(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + s
-	}
-	return s
-}
+// EscapeCell is the exports' one cell escape, examsim.EscapeCSVCell.
+var EscapeCell = examsim.EscapeCSVCell
 
 // WriteCSV writes a row per student (join order) and question (quiz
 // order). Times are ISO 8601 in loc, with their offset.
 func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
-	if _, err := io.WriteString(w, BOM); err != nil {
+	cw, err := examsim.NewCSVWriter(w, CSVHeader)
+	if err != nil {
 		return err
 	}
 	type key struct {
@@ -49,17 +34,13 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 	for _, a := range res.Answers {
 		answers[key{a.PlayerID, a.QuestionIndex}] = a
 	}
-	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader); err != nil {
-		return err
-	}
 	for _, p := range res.Roster {
 		for i, id := range res.Session.Quiz.QuestionIDs {
 			title := ""
 			if q := res.Questions[i]; q != nil {
 				title = q.In(p.Lang).Title
 			}
-			row := []string{EscapeCell(p.Nickname), string(p.Lang), strconv.Itoa(i + 1), EscapeCell(id), EscapeCell(title)}
+			row := []string{p.Nickname, string(p.Lang), strconv.Itoa(i + 1), id, title}
 			a := answers[key{p.ID, i}]
 			switch {
 			case a == nil:
@@ -69,8 +50,8 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 				if a.Explanation != "" {
 					score, band = strconv.Itoa(a.Score), strconv.Itoa(a.Band)
 				}
-				row = append(row, "answered", EscapeCell(a.Choice), strconv.FormatBool(a.Correct),
-					strconv.FormatBool(a.Explanation != ""), EscapeCell(a.Explanation), score, band, strconv.Itoa(a.Points),
+				row = append(row, "answered", a.Choice, strconv.FormatBool(a.Correct),
+					strconv.FormatBool(a.Explanation != ""), a.Explanation, score, band, strconv.Itoa(a.Points),
 					strconv.FormatInt(a.ElapsedMS, 10), a.CreatedAt.In(loc).Format(time.RFC3339))
 			}
 			if err := cw.Write(row); err != nil {
@@ -78,6 +59,5 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }

@@ -48,8 +48,8 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	if a.Source == "" {
 		a.Source = examsim.SourcePractice
 	}
-	concepts, _ := json.Marshal(nonNil(a.Concepts))
-	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
+	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
 	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
 	res, err := db.ExecContext(ctx, `INSERT INTO attempts
 		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title)
@@ -61,13 +61,6 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	}
 	a.ID, _ = res.LastInsertId()
 	return nil
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // attemptColumns are read from attemptsWithGrades: each attempt with its
@@ -164,8 +157,8 @@ func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attem
 // the rubric version it records. A teacher's regrade lives apart, in
 // human_grades, and is never touched here.
 func (s *AttemptService) UpdateScore(ctx context.Context, a *examsim.Attempt) error {
-	concepts, _ := json.Marshal(nonNil(a.Concepts))
-	miscon, _ := json.Marshal(nonNil(a.Misconceptions))
+	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
 	_, err := s.db.db.ExecContext(ctx, `UPDATE attempts SET score = ?, band = ?, concepts = ?, misconceptions = ?, rubric_version = ? WHERE id = ?`,
 		a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion, a.ID)
 	return dbError(err)

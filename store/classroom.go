@@ -50,7 +50,7 @@ func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) erro
 	}
 	now := s.db.now()
 	q.CreatedAt, q.UpdatedAt = now, now
-	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
+	ids, _ := json.Marshal(examsim.NonNil(q.QuestionIDs))
 	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_quizzes
 		(owner_id, title, question_ids, seconds_per_question, scoring, leaderboard, explanations, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -68,7 +68,7 @@ func (s *ClassroomService) UpdateQuiz(ctx context.Context, q *examsim.Quiz) erro
 		return err
 	}
 	q.UpdatedAt = s.db.now()
-	ids, _ := json.Marshal(nonNil(q.QuestionIDs))
+	ids, _ := json.Marshal(examsim.NonNil(q.QuestionIDs))
 	res, err := s.db.db.ExecContext(ctx, `UPDATE class_quizzes SET title = ?, question_ids = ?, seconds_per_question = ?,
 		scoring = ?, leaderboard = ?, explanations = ?, updated_at = ? WHERE id = ? AND owner_id = ?`,
 		q.Title, string(ids), q.SecondsPerQuestion, string(q.Scoring), q.Leaderboard, string(q.Explanations),
@@ -139,7 +139,7 @@ func (s *ClassroomService) CreateRun(ctx context.Context, cs *examsim.ClassSessi
 	if cs.Phase == "" {
 		cs.Phase = examsim.PhaseLobby
 	}
-	ids, _ := json.Marshal(nonNil(cs.Quiz.QuestionIDs))
+	ids, _ := json.Marshal(examsim.NonNil(cs.Quiz.QuestionIDs))
 	for try := 0; try < 20; try++ {
 		cs.Code = newCode()
 		res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_sessions
@@ -318,8 +318,8 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		if a.CreatedAt.IsZero() {
 			a.CreatedAt = now
 		}
-		concepts, _ := json.Marshal(nonNil(a.Concepts))
-		miscon, _ := json.Marshal(nonNil(a.Misconceptions))
+		concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
+		miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
 		res, err := stmt.ExecContext(ctx, a.SessionID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
 			a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
 			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))

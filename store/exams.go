@@ -42,7 +42,7 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 		return dbError(err)
 	}
 	defer tx.Rollback()
-	topics, _ := json.Marshal(nonNil(e.Topics))
+	topics, _ := json.Marshal(examsim.NonNil(e.Topics))
 	res, err := tx.ExecContext(ctx, `INSERT INTO exams
 		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -53,7 +53,7 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 	}
 	id, _ := res.LastInsertId()
 	for _, it := range e.Items {
-		order, _ := json.Marshal(nonNil(it.Options))
+		order, _ := json.Marshal(examsim.NonNil(it.Options))
 		if _, err := tx.ExecContext(ctx, `INSERT INTO exam_items (exam_id, position, question_id, option_order) VALUES (?, ?, ?, ?)`,
 			id, it.Position, it.QuestionID, string(order)); err != nil {
 			return dbError(err)
@@ -254,8 +254,8 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 			}
 			it.AttemptID = a.ID
 		}
-		concepts, _ := json.Marshal(nonNil(it.Concepts))
-		miscon, _ := json.Marshal(nonNil(it.Misconceptions))
+		concepts, _ := json.Marshal(examsim.NonNil(it.Concepts))
+		miscon, _ := json.Marshal(examsim.NonNil(it.Misconceptions))
 		attemptID := sql.NullInt64{Int64: it.AttemptID, Valid: it.AttemptID != 0}
 		if _, err := tx.ExecContext(ctx, `UPDATE exam_items SET correct = ?, score = ?, band = ?, concepts = ?, misconceptions = ?,
 			rubric_version = ?, attempt_id = ? WHERE exam_id = ? AND position = ?`,

@@ -1,19 +1,11 @@
 package web
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
@@ -21,13 +13,6 @@ import (
 
 // classState is what the classroom pages keep between requests.
 type classState struct {
-	once    sync.Once
-	metrics http.Handler
-	// answerSeconds times an answer from its request reaching the handler
-	// to its acknowledgement (after commit), so a load test can set the
-	// server's share beside what its clients observed.
-	answerSeconds prometheus.Histogram
-
 	mu    sync.Mutex
 	frags map[int64]*roomFragments
 }
@@ -37,38 +22,6 @@ type classState struct {
 type roomFragments struct {
 	version uint64
 	byKey   map[string][]byte
-}
-
-func (s *Server) classroomState() *classState {
-	cs := &s.class
-	cs.once.Do(func() {
-		cs.frags = map[int64]*roomFragments{}
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
-		cs.answerSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
-			Name: "answer_seconds", Help: "Time from an answer reaching the server to its acknowledgement, after commit.",
-			Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)}) // 1 ms to about 6 s
-		reg.MustRegister(cs.answerSeconds)
-		if hub := s.Classroom; hub != nil {
-			gauge := func(name, help string, f func(classroom.Stats) float64) {
-				reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
-					Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
-			}
-			counter := func(name, help string, f func(classroom.Stats) float64) {
-				reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
-					Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
-			}
-			gauge("rooms", "Rooms loaded in memory.", func(st classroom.Stats) float64 { return float64(st.Rooms) })
-			gauge("players", "Players in the loaded rooms.", func(st classroom.Stats) float64 { return float64(st.Players) })
-			gauge("streams", "Open event streams.", func(st classroom.Stats) float64 { return float64(st.Streams) })
-			gauge("answers_queued", "Answers waiting for the next group commit.", func(st classroom.Stats) float64 { return float64(st.Queued) })
-			counter("answers_committed_total", "Answers committed.", func(st classroom.Stats) float64 { return float64(st.Committed) })
-			counter("answers_failed_total", "Answers whose commit failed.", func(st classroom.Stats) float64 { return float64(st.Fail) })
-			counter("commits_total", "Group commits of answers.", func(st classroom.Stats) float64 { return float64(st.Batches) })
-		}
-		cs.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	})
-	return cs
 }
 
 // fragment returns a cached SSE event for a room version, rendering it
@@ -103,21 +56,6 @@ func (cs *classState) fragment(room int64, version uint64, key string, render fu
 	return b, nil
 }
 
-// sseEvent encodes an HTML fragment as one server-sent event.
-func sseEvent(name string, html []byte) []byte {
-	var b bytes.Buffer
-	b.WriteString("event: ")
-	b.WriteString(name)
-	b.WriteByte('\n')
-	for _, line := range strings.Split(strings.ReplaceAll(string(html), "\r", ""), "\n") {
-		b.WriteString("data: ")
-		b.WriteString(line)
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-	return b.Bytes()
-}
-
 // stateEvent is a stage's phase, question and choices as JSON, for programs
 // that follow a room (the load generator) without reading its HTML.
 func stateEvent(v playView) []byte {
@@ -132,15 +70,7 @@ func stateEvent(v playView) []byte {
 		}
 	}
 	b, _ := json.Marshal(st) // strings and ints only: it cannot fail
-	return []byte("event: state\ndata: " + string(b) + "\n\n")
-}
-
-// renderFor renders a component for a page that is not the request's, e.g.
-// a student's fragment in their own language.
-func renderFor(ctx context.Context, p *Page, cmp templ.Component) ([]byte, error) {
-	var b bytes.Buffer
-	err := cmp.Render(context.WithValue(ctx, pageKey{}, p), &b)
-	return b.Bytes(), err
+	return sseEvent("state", b)
 }
 
 func (s *Server) needClassroom() error {
@@ -213,11 +143,4 @@ func (s *Server) playerRoom(c echo.Context) (*classroom.Room, examsim.Player, er
 		return room, examsim.Player{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	return room, p, nil
-}
-
-// wantsAck reports whether a form was sent by script, which wants a short
-// JSON answer rather than a redirect.
-func wantsAck(c echo.Context) bool {
-	accept := c.Request().Header.Get("Accept")
-	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html")
 }

@@ -1,8 +1,6 @@
 package web_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -388,32 +386,12 @@ func TestStudentStream(t *testing.T) {
 		t.Fatalf("stream: %v %v", resp, err)
 	}
 	defer resp.Body.Close()
-	events := make(chan [2]string, 16)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(nil, 1<<20)
-		var name string
-		var data bytes.Buffer
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "" && name != "":
-				events <- [2]string{name, data.String()}
-				name = ""
-				data.Reset()
-			case strings.HasPrefix(line, "event: "):
-				name = line[7:]
-			case strings.HasPrefix(line, "data: "):
-				data.WriteString(line[6:] + "\n")
-			}
-		}
-		close(events)
-	}()
+	events := webtest.ReadEvents(resp.Body)
 	next := func(want, contains string) string {
 		t.Helper()
 		for ev := range events {
-			if ev[0] == want && strings.Contains(ev[1], contains) {
-				return ev[1]
+			if ev.Name == want && strings.Contains(ev.Data, contains) {
+				return ev.Data
 			}
 		}
 		t.Fatalf("the stream ended before a %s event with %q", want, contains)

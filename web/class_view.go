@@ -83,8 +83,6 @@ func classText(ctx context.Context, q *questions.Question) *questions.Text {
 
 func idStr(n int64) string { return strconv.FormatInt(n, 10) }
 
-func classEpochMS(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
-
 // classSecondsLeft is the whole seconds until t, never negative.
 func classSecondsLeft(now, t time.Time) string {
 	d := t.Sub(now)

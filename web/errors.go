@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -107,9 +108,29 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 }
 
+// formError re-shows a form with the localized reason when err is an
+// examsim.Error the user can fix: one of codes, or any code under 500 when
+// none are named. show gets the code's status and the reason; anything else
+// bubbles to the error handler.
+func formError(c echo.Context, err error, show func(status int, reason string) error, codes ...examsim.Code) error {
+	var e *examsim.Error
+	if !errors.As(err, &e) || statusOf[e.Code] >= 500 || (len(codes) > 0 && !slices.Contains(codes, e.Code)) {
+		return err
+	}
+	return show(statusOf[e.Code], pageOf(c).errorText(e))
+}
+
+// wantsJSON reports whether an error should be written as JSON: for the
+// health check, and for a client that asks for JSON rather than HTML.
 func wantsJSON(c echo.Context) bool {
+	return strings.HasPrefix(c.Path(), "/healthz") || acceptsJSON(c)
+}
+
+// acceptsJSON reports whether the request asks for JSON rather than HTML,
+// as a script sending a form for a short answer does.
+func acceptsJSON(c echo.Context) bool {
 	accept := c.Request().Header.Get("Accept")
-	return strings.HasPrefix(c.Path(), "/healthz") || (strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html"))
+	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html")
 }
 
 // hintFor says what to do about an error: the message's own hint when the

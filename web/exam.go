@@ -150,6 +150,8 @@ func twoDigits(n int) string {
 	return strconv.Itoa(n)
 }
 
+// unixMilli is t as milliseconds since the Unix epoch, as the pages' clock
+// scripts read it.
 func unixMilli(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
 // paletteClass is the palette button's classes for an item.
@@ -165,21 +167,6 @@ func paletteClass(it *examsim.ExamItem, current int) string {
 		c += " current"
 	}
 	return c
-}
-
-// examTopicTitle returns a topic's lesson title in the page language.
-func examTopicTitle(ctx context.Context, id string) string {
-	if bank := page(ctx).Bank; bank != nil {
-		if tp, ok := bank.Topic(id); ok {
-			if ls := tp.Lessons[page(ctx).Lang]; ls != nil {
-				return ls.Title
-			}
-			if ls := tp.Lessons[examsim.English]; ls != nil {
-				return ls.Title
-			}
-		}
-	}
-	return id
 }
 
 // decimal formats f with one decimal in the page language: Vietnamese and

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -107,13 +106,10 @@ func (s *Server) handleLogout(c echo.Context) error {
 // authFailed re-shows an auth form with the reason, for errors the learner
 // can fix; anything else goes to the error page.
 func (s *Server) authFailed(c echo.Context, view func(authForm) templ.Component, form authForm, err error) error {
-	var e *examsim.Error
-	if !errors.As(err, &e) || statusOf[e.Code] >= 500 {
-		return err
-	}
-	p := pageOf(c)
-	form.Error = p.errorText(e)
-	return Render(c, statusOf[e.Code], view(form))
+	return formError(c, err, func(status int, reason string) error {
+		form.Error = reason
+		return Render(c, status, view(form))
+	})
 }
 
 // rateLimited re-shows a form with 429 Too Many Requests, a Retry-After

@@ -1,8 +1,8 @@
 package web
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -17,51 +17,44 @@ const (
 	keepAlive = 25 * time.Second // a comment line keeps proxies from closing an idle stream
 	// hostEvery spaces the host's live updates: a burst of a thousand
 	// answers becomes a few redraws a second, not a thousand.
-	hostEvery    = 250 * time.Millisecond
-	writeTimeout = 10 * time.Second // a client that stops reading loses its stream, not the room
+	hostEvery = 250 * time.Millisecond
 )
-
-// sse is an event stream being written.
-type sse struct {
-	w  *echo.Response
-	rc *http.ResponseController
-}
-
-func startSSE(c echo.Context) *sse {
-	w := c.Response()
-	h := w.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
-	w.WriteHeader(http.StatusOK)
-	return &sse{w: w, rc: http.NewResponseController(w)}
-}
-
-// send writes chunks and flushes them, failing when the client is gone.
-func (s *sse) send(chunks ...[]byte) error {
-	// A writer without deadlines just waits longer for a gone client; the
-	// write that follows reports that.
-	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // a network deadline: wall-clock time, not the app clock
-	for _, b := range chunks {
-		if _, err := s.w.Write(b); err != nil {
-			return err
-		}
-	}
-	return s.rc.Flush()
-}
 
 // endedEvent tells a page why the room closed its stream: a kicked student
 // goes to the join page; a screen replaced by a newer one of the same
 // person stops reconnecting, or the two would keep closing each other.
 func endedEvent(why classroom.EndReason) []byte {
 	if why == classroom.Kicked {
-		return []byte("event: kicked\ndata: /join?kicked=1\n\n")
+		return sseEvent("kicked", []byte("/join?kicked=1"))
 	}
-	return []byte("event: replaced\ndata: \n\n")
+	return sseEvent("replaced", nil)
 }
 
 func clockEvent(now time.Time) []byte {
-	return []byte("event: clock\ndata: " + strconv.FormatInt(now.UnixMilli(), 10) + "\n\n")
+	return sseEvent("clock", []byte(unixMilli(now)))
+}
+
+// awaitChange waits for the room to change, pinging an idle stream on
+// tick; false means the stream is over, its last word already sent.
+func (s *Server) awaitChange(ctx context.Context, out *sse, stream *classroom.Stream, tick <-chan time.Time) bool {
+	for {
+		select {
+		case <-stream.C():
+			return true
+		case <-stream.Ended():
+			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
+			return false
+		case <-tick:
+			if out.ping() != nil {
+				return false
+			}
+		case <-ctx.Done():
+			return false
+		case <-s.Classroom.Done(): // shutting down: come back in a moment
+			_ = out.send(retryHint()) // best effort: the client may be gone
+			return false
+		}
+	}
 }
 
 // handlePlayEvents streams a student's screen: the stage when the room moves
@@ -77,33 +70,20 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	stream := room.Watch(player.ID)
 	defer stream.Close()
 	out := startSSE(c)
-	if err := out.send([]byte("retry: 2000\n\n")); err != nil {
+	if err := out.retry(2000); err != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	var sentStage, sentYou string
 	for {
-		select {
-		case <-stream.C():
-		case <-stream.Ended():
-			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
-			return nil
-		case <-tick.C:
-			if out.send([]byte(": ping\n\n")) != nil {
-				return nil
-			}
-			continue
-		case <-ctx.Done():
-			return nil
-		case <-s.Classroom.Done(): // shutting down: come back in a moment
-			_ = out.send(retryHint()) // best effort: the client may be gone
+		if !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
 		}
 		snap := room.StageSnapshot()
 		me, ok := room.Player(player.ID)
 		if !ok {
-			_ = out.send([]byte("event: kicked\ndata: /join?kicked=1\n\n")) // the stream ends either way
+			_ = out.send(endedEvent(classroom.Kicked)) // the stream ends either way
 			return nil
 		}
 		now := s.now()
@@ -116,7 +96,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
 		if stageKey != sentStage {
-			frag, err := s.classroomState().fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
+			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
 				func() ([]byte, error) {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
@@ -159,7 +139,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	stream := room.Watch(0)
 	defer stream.Close()
 	out := startSSE(c)
-	if err := out.send([]byte("retry: 2000\n\n")); err != nil {
+	if err := out.retry(2000); err != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
@@ -168,20 +148,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	var sentStage string
 	var sentLive uint64
 	for {
-		select {
-		case <-stream.C():
-		case <-stream.Ended():
-			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
-			return nil
-		case <-tick.C:
-			if out.send([]byte(": ping\n\n")) != nil {
-				return nil
-			}
-			continue
-		case <-ctx.Done():
-			return nil
-		case <-s.Classroom.Done(): // shutting down: come back in a moment
-			_ = out.send(retryHint()) // best effort: the client may be gone
+		if !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
 		}
 		snap := room.Snapshot()
@@ -190,19 +157,19 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero(), snap.AutoReveal)
 		if stageKey != sentStage {
-			html, err := renderString(c, HostStage(v))
+			html, err := renderFor(ctx, pageOf(c), HostStage(v))
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("stage", []byte(html)))
+			chunks = append(chunks, sseEvent("stage", html))
 			sentStage = stageKey
 		}
 		if snap.Live != sentLive {
-			html, err := renderString(c, HostLive(v))
+			html, err := renderFor(ctx, pageOf(c), HostLive(v))
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("live", []byte(html)))
+			chunks = append(chunks, sseEvent("live", html))
 			sentLive = snap.Live
 		}
 		if out.send(chunks...) != nil {

@@ -72,7 +72,7 @@ func (s *Server) handleHostControl(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if wantsAck(c) {
+	if acceptsJSON(c) {
 		sess := room.Session()
 		return c.JSON(http.StatusOK, map[string]any{"ok": true, "phase": sess.Phase, "question": sess.QuestionIndex})
 	}

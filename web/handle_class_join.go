@@ -87,9 +87,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 	if sess := room.Session(); sess.Mode == examsim.ModeAssignment {
 		maxAge = time.Until(sess.Deadline) + 24*time.Hour
 	}
-	c.SetCookie(&http.Cookie{Name: roomCookie(room.ID), Value: token, Path: roomPath(room.ID), MaxAge: int(maxAge / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
-	c.SetCookie(&http.Cookie{Name: langCookie, Value: string(player.Lang), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
+	s.setCookie(c, roomCookie(room.ID), token, roomPath(room.ID), maxAge)
+	s.setLangCookie(c, player.Lang)
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/play"))
 }

@@ -82,14 +82,14 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		return examsim.Errorf(examsim.EINVALID, "class.error_question_closed")
 	}
 	choice, explanation := c.FormValue("choice"), c.FormValue("explanation")
-	timer := prometheus.NewTimer(s.classroomState().answerSeconds) // wall-clock, for /metrics
+	timer := prometheus.NewTimer(s.metrics.answerSeconds) // wall-clock, for /metrics
 	a, err := room.Answer(c.Request().Context(), player.ID, index, choice, explanation)
 	if err == nil {
 		timer.ObserveDuration()
 	}
 	if err != nil {
 		var e *examsim.Error
-		if wantsAck(c) || !errors.As(err, &e) || (statusOf[e.Code] >= 500 && e.Code != examsim.EUNAVAILABLE) {
+		if acceptsJSON(c) || !errors.As(err, &e) || (statusOf[e.Code] >= 500 && e.Code != examsim.EUNAVAILABLE) {
 			return err
 		}
 		// A plain form shows the question again with the reason and the text
@@ -104,7 +104,7 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		}
 		return Render(c, statusOf[e.Code], PlayPage(v))
 	}
-	if wantsAck(c) {
+	if acceptsJSON(c) {
 		ack := map[string]any{"ok": true, "question": a.QuestionIndex, "choice": a.Choice}
 		if room.Session().Mode == examsim.ModeAssignment {
 			ack["correct"], ack["points"] = a.Correct, a.Points

@@ -223,7 +223,7 @@ func (s *Server) handleSessionStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if wantsAck(c) {
+	if acceptsJSON(c) {
 		sess := room.Session()
 		return c.JSON(http.StatusOK, map[string]any{"id": sess.ID, "code": sess.Code})
 	}

@@ -1,11 +1,9 @@
 package web
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -115,8 +113,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 			ID: a.ID, CreatedAt: a.CreatedAt, Source: a.Source, ExamID: a.ExamID, QuestionID: a.QuestionID,
 			QuestionTitle: title(a.QuestionID), Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
 			Explanation: a.Explanation, Score: a.Score, Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
-			Concepts:       nonNilSlice(a.Concepts),
-			Misconceptions: nonNilSlice(a.Misconceptions), RubricVersion: a.RubricVersion,
+			Concepts:       examsim.NonNil(a.Concepts),
+			Misconceptions: examsim.NonNil(a.Misconceptions), RubricVersion: a.RubricVersion,
 		})
 	}
 	exams, err := s.Exams.ListExams(ctx, l.ID, 1_000_000)
@@ -148,13 +146,6 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 			IntervalDays: card.IntervalDays, Ease: card.Ease, Due: card.Due, ReviewedAt: card.ReviewedAt})
 	}
 	return doc, nil
-}
-
-func nonNilSlice[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 func attachment(c echo.Context, name, contentType string) {
@@ -194,11 +185,8 @@ func (s *Server) handleExportCSV(c echo.Context) error {
 }
 
 func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []exportAttempt) error {
-	if _, err := w.Write([]byte("\ufeff")); err != nil {
-		return err
-	}
-	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	cw, err := examsim.NewCSVWriter(w, csvHeader)
+	if err != nil {
 		return err
 	}
 	for _, a := range attempts {
@@ -209,23 +197,12 @@ func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []expor
 		row := []string{strconv.FormatInt(a.ID, 10), a.CreatedAt.UTC().Format(time.RFC3339), string(a.Source), examID,
 			a.QuestionID, a.QuestionTitle, string(a.Lang), a.Choice, strconv.FormatBool(a.Correct),
 			strconv.Itoa(a.Score), strconv.Itoa(a.Band), a.Explanation}
-		for i := range row {
-			row[i] = csvCell(row[i])
-		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
-// csvCell defuses a cell a spreadsheet would run as a formula (one that
-// starts with =, +, -, @, or a tab or carriage return) by putting an
-// apostrophe before it, as OWASP advises for CSV injection.
-func csvCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
+// csvCell is the exports' one cell escape, examsim.EscapeCSVCell.
+var csvCell = examsim.EscapeCSVCell

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -30,12 +29,11 @@ func (s *Server) handleFlagAttempt(c echo.Context) error {
 	if a.Explanation == "" {
 		return examsim.Errorf(examsim.EINVALID, "dispute.error_nothing_to_flag")
 	}
-	p := pageOf(c)
 	comment := strings.TrimSpace(c.FormValue("comment"))
 	if err := examsim.CheckFlagComment(comment); err != nil {
-		var e *examsim.Error
-		errors.As(err, &e)
-		return s.renderAttempt(c, http.StatusUnprocessableEntity, a, flagView{Comment: comment, Error: p.errorText(e)})
+		return formError(c, err, func(_ int, reason string) error {
+			return s.renderAttempt(c, http.StatusUnprocessableEntity, a, flagView{Comment: comment, Error: reason})
+		})
 	}
 	f := &examsim.Flag{Target: examsim.Target{Kind: examsim.TargetAttempt, ID: a.ID}, LearnerID: a.LearnerID, Comment: comment, CreatedAt: s.now()}
 	if err := s.Disputes.FlagScore(c.Request().Context(), f); err != nil {

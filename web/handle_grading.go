@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -211,13 +210,11 @@ func (s *Server) handleRegrade(c echo.Context) error {
 			v.Error = msg
 			return Render(c, http.StatusServiceUnavailable, RegradePage(v))
 		}
-		var e *examsim.Error
-		if errors.As(err, &e) && e.Code == examsim.EINVALID {
+		return formError(c, err, func(_ int, reason string) error {
 			v := s.regradeForm(c, g, q, band, ticked)
-			v.Error = pageOf(c).errorText(e)
+			v.Error = reason
 			return Render(c, http.StatusUnprocessableEntity, RegradePage(v))
-		}
-		return err
+		}, examsim.EINVALID)
 	}
 	return c.Redirect(http.StatusSeeOther, "/class/grading?saved="+strconv.Itoa(band))
 }

@@ -16,7 +16,7 @@ func (s *Server) handleMetrics(c echo.Context) error {
 	if !s.metricsAllowed(c) {
 		return examsim.Errorf(examsim.EFORBIDDEN, "admin.error_metrics")
 	}
-	s.classroomState().metrics.ServeHTTP(c.Response(), c.Request())
+	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
 	return nil
 }
 

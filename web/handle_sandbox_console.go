@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -80,14 +79,11 @@ func (s *Server) handleSandboxConsoleCall(c echo.Context) error {
 		return Render(c, http.StatusOK, SandboxConsolePage(v))
 	}
 	call, err := con.Call(ctx, id, tool.Name, v.Args, v.Meta)
-	var e *examsim.Error
-	if errors.As(err, &e) && e.Code == examsim.EINVALID {
-		v.Error = pageOf(c).errorText(e)
-		v.History = con.History(id)
-		return Render(c, http.StatusUnprocessableEntity, SandboxConsolePage(v))
-	}
 	if err != nil {
-		return err
+		return formError(c, err, func(_ int, reason string) error {
+			v.Error, v.History = reason, con.History(id)
+			return Render(c, http.StatusUnprocessableEntity, SandboxConsolePage(v))
+		}, examsim.EINVALID)
 	}
 	v.Last, v.History = call, con.History(id)
 	return Render(c, http.StatusOK, SandboxConsolePage(v))

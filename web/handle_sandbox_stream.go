@@ -1,12 +1,8 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"strings"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
@@ -32,23 +28,21 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	tv := traceView{Run: run}
 
 	stream := startSSE(c)
-	w := stream.w
 	send := func(name string, data any) {
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		w.Flush()
+		b, _ := json.Marshal(data) // maps of strings and ints: it cannot fail
+		_ = stream.event(name, b)  // a client gone stops reading; the run ends with the request
 	}
 	ctx, stop := s.streamContext(c.Request().Context())
 	defer stop()
 	_, err = s.Sandbox.Play(ctx, run, func(ev sandbox.Event) {
-		html, err := renderString(c, sandboxEvent(v, tv, ev))
+		html, err := renderFor(c.Request().Context(), pageOf(c), sandboxEvent(v, tv, ev))
 		if err != nil {
 			return
 		}
-		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": html})
+		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": string(html)})
 	})
 	if err != nil && s.shuttingDown() {
-		endWithRetry(w) // the page falls back to the whole trace, or reconnects
+		_ = stream.send(retryHint()) // the page falls back to the whole trace, or reconnects
 		return nil
 	}
 	if err != nil {
@@ -60,12 +54,4 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	}
 	send("end", map[string]any{})
 	return nil
-}
-
-// renderString renders a component for the current request's page.
-func renderString(c echo.Context, cmp templ.Component) (string, error) {
-	ctx := context.WithValue(c.Request().Context(), pageKey{}, pageOf(c))
-	var b strings.Builder
-	err := cmp.Render(ctx, &b)
-	return b.String(), err
 }

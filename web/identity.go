@@ -44,17 +44,28 @@ func wellFormedToken(v string) bool {
 	return err == nil
 }
 
-func (s *Server) setSessionCookie(c echo.Context, token string) {
-	c.SetCookie(&http.Cookie{ // #nosec G124 -- Secure whenever over TLS (secureCookies)
-		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(examsim.SessionLifetime / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request()),
-	})
+// setCookie sets a cookie with the app's one policy: HttpOnly,
+// SameSite=Lax, and Secure whenever over TLS (secureCookies). A maxAge
+// below zero clears it.
+func (s *Server) setCookie(c echo.Context, name, value, path string, maxAge time.Duration) {
+	age := int(maxAge / time.Second)
+	if maxAge < 0 {
+		age = -1
+	}
+	c.SetCookie(&http.Cookie{Name: name, Value: value, Path: path, MaxAge: age, // #nosec G124 -- Secure whenever over TLS (secureCookies)
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
 }
 
-func (s *Server) clearCookie(c echo.Context, name string) {
-	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, // #nosec G124 -- Secure whenever over TLS (secureCookies)
-		SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
+func (s *Server) setSessionCookie(c echo.Context, token string) {
+	s.setCookie(c, sessionCookie, token, "/", examsim.SessionLifetime)
 }
+
+// setLangCookie remembers the learner's language for a year.
+func (s *Server) setLangCookie(c echo.Context, l examsim.Lang) {
+	s.setCookie(c, langCookie, string(l), "/", 365*24*time.Hour)
+}
+
+func (s *Server) clearCookie(c echo.Context, name string) { s.setCookie(c, name, "", "/", -1) }
 
 // startSession signs the browser in as learner id with a brand-new session,
 // ending the one it had: a token someone planted or copied before a login

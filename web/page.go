@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"path"
@@ -69,13 +70,26 @@ func tn(ctx context.Context, id string, n int, kv ...any) string {
 	return p.Catalog.N(p.Lang, id, n, kv...)
 }
 
+// renderTo renders a component with p as its page: the one place a
+// component meets its Page, for Render and for fragments.
+func renderTo(ctx context.Context, p *Page, cmp templ.Component, w io.Writer) error {
+	return cmp.Render(context.WithValue(ctx, pageKey{}, p), w)
+}
+
+// renderFor renders a component for a page, the request's (pageOf) or
+// another's, e.g. a student's fragment in their own language.
+func renderFor(ctx context.Context, p *Page, cmp templ.Component) ([]byte, error) {
+	var b bytes.Buffer
+	err := renderTo(ctx, p, cmp, &b)
+	return b.Bytes(), err
+}
+
 // Render writes a component as the response, with the request's Page.
 func Render(c echo.Context, status int, cmp templ.Component) error {
 	p := pageOf(c)
 	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
 		p.CSRF = tok
 	}
-	ctx := context.WithValue(c.Request().Context(), pageKey{}, p)
 	// Render to memory, then send the page in one write with its length:
 	// templ flushes an http.Flusher when it finishes, which made every page
 	// a chunked response in two writes. A page that fails to render is not
@@ -83,7 +97,7 @@ func Render(c echo.Context, status int, cmp templ.Component) error {
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer releasePageBuffer(buf)
 	buf.Reset()
-	if err := cmp.Render(ctx, buf); err != nil {
+	if err := renderTo(c.Request().Context(), p, cmp, buf); err != nil {
 		return err
 	}
 	h := c.Response().Header()
@@ -121,8 +135,7 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 				return examsim.Errorf(examsim.EINVALID, "error.unknown_language", "Lang", q)
 			}
 			p.Lang = l
-			c.SetCookie(&http.Cookie{Name: langCookie, Value: string(l), Path: "/", MaxAge: int(365 * 24 * time.Hour / time.Second), // #nosec G124 -- Secure whenever over TLS (secureCookies)
-				HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(c.Request())})
+			s.setLangCookie(c, l)
 		}
 		c.Response().Header().Set("Content-Language", string(p.Lang))
 		c.Response().Header().Add("Vary", "Accept-Language, Cookie")

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -130,22 +129,8 @@ func readSSE(t *testing.T, c *client, path string) (*http.Response, []sseEvent) 
 	}
 	defer resp.Body.Close()
 	var events []sseEvent
-	var cur sseEvent
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			cur.name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			cur.data = strings.TrimPrefix(line, "data: ")
-		case line == "":
-			if cur.name != "" {
-				events = append(events, cur)
-			}
-			cur = sseEvent{}
-		}
+	for ev := range webtest.ReadEvents(resp.Body) {
+		events = append(events, sseEvent{name: ev.Name, data: ev.Data})
 	}
 	return resp, events
 }

@@ -88,12 +88,24 @@ type Config struct {
 	BenchCeiling bool
 }
 
+// UseServices sets every storage service of cfg, and /healthz's Ping,
+// from svc (store.NewServices).
+func (cfg *Config) UseServices(svc examsim.Services) {
+	cfg.Learners, cfg.Sessions, cfg.Attempts = svc.Learners, svc.Sessions, svc.Attempts
+	cfg.Exams, cfg.Reviews, cfg.Predictions = svc.Exams, svc.Reviews, svc.Predictions
+	cfg.Classes, cfg.Accounts, cfg.Disputes, cfg.ItemStats = svc.Classes, svc.Accounts, svc.Disputes, svc.ItemStats
+	if ping := svc.Ping; ping != nil {
+		cfg.Ping = func(r *http.Request) error { return ping(r.Context()) }
+	}
+}
+
 // Server is the web application.
 type Server struct {
 	Config
-	echo   *echo.Echo
-	class  classState // the classroom pages' own state, made on first use
-	limits limits     // rate limiters, made on first use
+	echo    *echo.Echo
+	class   classState // the classroom pages' own state
+	metrics *metrics   // the one Prometheus registry and its instruments
+	limits  limits     // rate limiters, made on first use
 	// closing ends event streams when the server shuts down (CloseStreams).
 	closing closer
 }
@@ -106,7 +118,8 @@ func New(cfg Config) *Server {
 	if cfg.Sandbox == nil {
 		cfg.Sandbox = sandbox.New()
 	}
-	s := &Server{Config: cfg, echo: echo.New()}
+	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
+	s.class.frags = map[int64]*roomFragments{}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -92,17 +92,7 @@ func TestStreamsOutliveTheBodyTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	events := make(chan string, 64)
-	go func() {
-		defer close(events)
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-				events <- name
-			}
-		}
-	}()
+	events := webtest.ReadEvents(resp.Body)
 	if _, ok := <-events; !ok {
 		t.Fatal("the stream closed before its first event")
 	}

@@ -37,16 +37,34 @@ func conceptName(ctx context.Context, topicID, concept string) string {
 // objectiveTitle is an objective's id and display title in the page's
 // language, as a breakdown's group heading shows it.
 func objectiveTitle(ctx context.Context, topicID, objective string) string {
+	if name := lessonText(ctx, topicID, func(ls *questions.Lesson) string { return ls.ObjectiveNames[objective] }); name != "" {
+		return objective + " " + name
+	}
+	return objective
+}
+
+// topicTitle returns a topic's lesson title in the page language, else
+// English, else the topic's id.
+func topicTitle(ctx context.Context, topicID string) string {
+	if title := lessonText(ctx, topicID, func(ls *questions.Lesson) string { return ls.Title }); title != "" {
+		return title
+	}
+	return topicID
+}
+
+// lessonText is the first non-empty text that field picks from the topic's
+// lesson in the page language, then in English; "" when neither has it.
+func lessonText(ctx context.Context, topicID string, field func(*questions.Lesson) string) string {
 	if bank := page(ctx).Bank; bank != nil {
 		if tp, ok := bank.Topic(topicID); ok {
 			for _, lang := range []examsim.Lang{page(ctx).Lang, examsim.English} {
-				if ls := tp.Lessons[lang]; ls != nil && ls.ObjectiveNames[objective] != "" {
-					return objective + " " + ls.ObjectiveNames[objective]
+				if ls := tp.Lessons[lang]; ls != nil && field(ls) != "" {
+					return field(ls)
 				}
 			}
 		}
 	}
-	return objective
+	return ""
 }
 
 // sourceTitle is how a question's source is named: its title, or for a

@@ -99,22 +99,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 
-	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Logger: logger})
+	services := store.NewServices(db)
+	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Logger: logger})
 	defer hub.Close() // on every way out, after the server stops and before the database closes
-	handler := web.New(web.Config{
+	cfg := web.Config{
 		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
-		Learners: store.NewLearnerService(db), Sessions: store.NewSessionService(db), Attempts: store.NewAttemptService(db),
-		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db),
-		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db), MCPAllowAnyHost: *mcpAnyHost,
-		MCPAllowedOrigins: origins,
-		Ping:              func(r *http.Request) error { return db.Ping(r.Context()) },
-		Classroom:         hub, Classes: classes, Accounts: store.NewLearnerService(db),
-		Disputes:     store.NewDisputeService(db),
-		ItemStats:    store.NewItemStatsService(db),
+		Sandbox: sandbox.New(), MCPAllowAnyHost: *mcpAnyHost, MCPAllowedOrigins: origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
 		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
-	})
+	}
+	cfg.UseServices(services)
+	handler := web.New(cfg)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", *addr, err)

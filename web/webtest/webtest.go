@@ -5,7 +5,6 @@ package webtest
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
@@ -123,19 +122,11 @@ func Start(tb testing.TB, opts ...Option) *App {
 		tb.Fatal(err)
 	}
 	clock := &Clock{now: time.Now().UTC()}
-	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Now: clock.Now})
+	services := store.NewServices(db)
+	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Now: clock.Now})
 	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
-	cfg := web.Config{
-		Bank: bank, Catalog: catalog, CookieKey: key,
-		Learners: store.NewLearnerService(db), Sessions: store.NewSessionService(db), Attempts: store.NewAttemptService(db),
-		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db), Now: clock.Now,
-		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db),
-		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
-		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
-		Disputes:  store.NewDisputeService(db),
-		ItemStats: store.NewItemStatsService(db),
-	}
+	cfg := web.Config{Bank: bank, Catalog: catalog, CookieKey: key, Now: clock.Now, Sandbox: sandbox.New(), Classroom: hub}
+	cfg.UseServices(services)
 	for _, f := range o.configure {
 		f(&cfg)
 	}

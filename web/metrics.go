@@ -1,0 +1,50 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/examsim/examsim/classroom"
+)
+
+// metrics is the server's one Prometheus registry, built in New, and the
+// instruments the handlers record to.
+type metrics struct {
+	handler http.Handler // serves /metrics
+	// answerSeconds times an answer from its request reaching the handler
+	// to its acknowledgement (after commit), so a load test can set the
+	// server's share beside what its clients observed.
+	answerSeconds prometheus.Histogram
+}
+
+// newMetrics registers the process, Go and classroom metrics; hub may be nil.
+func newMetrics(hub *classroom.Hub) *metrics {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	m := &metrics{answerSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
+		Name: "answer_seconds", Help: "Time from an answer reaching the server to its acknowledgement, after commit.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)})} // 1 ms to about 6 s
+	reg.MustRegister(m.answerSeconds)
+	if hub != nil {
+		gauge := func(name, help string, f func(classroom.Stats) float64) {
+			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
+				Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
+		}
+		counter := func(name, help string, f func(classroom.Stats) float64) {
+			reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
+				Name: name, Help: help}, func() float64 { return f(hub.Stats()) }))
+		}
+		gauge("rooms", "Rooms loaded in memory.", func(st classroom.Stats) float64 { return float64(st.Rooms) })
+		gauge("players", "Players in the loaded rooms.", func(st classroom.Stats) float64 { return float64(st.Players) })
+		gauge("streams", "Open event streams.", func(st classroom.Stats) float64 { return float64(st.Streams) })
+		gauge("answers_queued", "Answers waiting for the next group commit.", func(st classroom.Stats) float64 { return float64(st.Queued) })
+		counter("answers_committed_total", "Answers committed.", func(st classroom.Stats) float64 { return float64(st.Committed) })
+		counter("answers_failed_total", "Answers whose commit failed.", func(st classroom.Stats) float64 { return float64(st.Fail) })
+		counter("commits_total", "Group commits of answers.", func(st classroom.Stats) float64 { return float64(st.Batches) })
+	}
+	m.handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	return m
+}
