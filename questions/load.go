@@ -699,73 +699,94 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 	if !ok {
 		return nil, nil
 	}
-	line := func(keys ...string) int { return lineOf(root, md.fmLine, 1, keys...) }
+	lines := yamlLines{root: root, first: md.fmLine}
 	if strings.TrimSpace(tm.Title) == "" {
-		f.addf(line("title"), "title is empty: give the question a short title")
+		f.addf(lines.of("title"), "title is empty: give the question a short title")
 	}
+	rubric := localRubric(f, lines, lang, neutral, &tm)
+	checkUnknownRubricIDs(f, lines, neutral, &tm)
+	checkSources(f, lines, t, tm.Sources)
+	return buildText(f, md, &tm, rubric)
+}
 
+// localRubric completes the neutral rubric with this language's hints,
+// whys and patterns.
+func localRubric(f *file, lines yamlLines, lang examsim.Lang, neutral scoring.Rubric, tm *textYAML) *scoring.Rubric {
 	rubric := &scoring.Rubric{Version: neutral.Version, Lang: lang, Answer: neutral.Answer}
-	compile := func(kind, id string, sources []string, keys ...string) []*scoring.Pattern {
-		var out []*scoring.Pattern
-		if len(sources) == 0 {
-			f.addf(line(keys...), "rubric %s %q has no patterns in %s", kind, id, lang)
-		}
-		seq := lookup(root, append(keys, "patterns")...)
-		for i, src := range sources {
-			pl := line(keys...)
-			if seq != nil && i < len(seq.Content) {
-				pl = md.fmLine + seq.Content[i].Line - 1
-			}
-			p, err := scoring.CompilePattern(src)
-			if err != nil {
-				f.addf(pl, "%v", err)
-				continue
-			}
-			out = append(out, p)
-		}
-		return out
-	}
 	for _, c := range neutral.Concepts {
 		lc, ok := tm.Rubric.Concepts[c.ID]
 		if !ok {
-			f.addf(line("rubric"), "rubric concept %q from question.yaml has no hint and patterns here", c.ID)
+			f.addf(lines.of("rubric"), "rubric concept %q from question.yaml has no hint and patterns here", c.ID)
 			continue
 		}
 		if strings.TrimSpace(lc.Hint) == "" {
-			f.addf(line("rubric", "concepts", c.ID), "rubric concept %q needs a hint", c.ID)
+			f.addf(lines.of("rubric", "concepts", c.ID), "rubric concept %q needs a hint", c.ID)
 		}
 		c.Hint = lc.Hint
-		c.Patterns = compile("concept", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
+		c.Patterns = compilePatterns(f, lines, lang, "concept", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
 		rubric.Concepts = append(rubric.Concepts, c)
 	}
 	for _, m := range neutral.Misconceptions {
 		lm, ok := tm.Rubric.Misconceptions[m.ID]
 		if !ok {
-			f.addf(line("rubric"), "rubric misconception %q from question.yaml has no why and patterns here", m.ID)
+			f.addf(lines.of("rubric"), "rubric misconception %q from question.yaml has no why and patterns here", m.ID)
 			continue
 		}
 		if strings.TrimSpace(lm.Why) == "" {
-			f.addf(line("rubric", "misconceptions", m.ID), "rubric misconception %q needs a why", m.ID)
+			f.addf(lines.of("rubric", "misconceptions", m.ID), "rubric misconception %q needs a why", m.ID)
 		}
 		m.Why = lm.Why
-		m.Patterns = compile("misconception", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
+		m.Patterns = compilePatterns(f, lines, lang, "misconception", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
 		rubric.Misconceptions = append(rubric.Misconceptions, m)
 	}
+	return rubric
+}
+
+// compilePatterns compiles the patterns of the rubric entry at keys,
+// reporting each that does not compile on its own line.
+func compilePatterns(f *file, lines yamlLines, lang examsim.Lang, kind, id string, sources []string, keys ...string) []*scoring.Pattern {
+	var out []*scoring.Pattern
+	if len(sources) == 0 {
+		f.addf(lines.of(keys...), "rubric %s %q has no patterns in %s", kind, id, lang)
+	}
+	seq := lookup(lines.root, append(keys, "patterns")...)
+	for i, src := range sources {
+		pl := lines.of(keys...)
+		if seq != nil && i < len(seq.Content) {
+			pl = lines.first + seq.Content[i].Line - 1
+		}
+		p, err := scoring.CompilePattern(src)
+		if err != nil {
+			f.addf(pl, "%v", err)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// checkUnknownRubricIDs reports rubric entries of this language that
+// question.yaml does not have.
+func checkUnknownRubricIDs(f *file, lines yamlLines, neutral scoring.Rubric, tm *textYAML) {
 	for id := range tm.Rubric.Concepts {
 		if !slices.ContainsFunc(neutral.Concepts, func(c scoring.Concept) bool { return c.ID == id }) {
-			f.addf(line("rubric", "concepts", id), "rubric concept %q is not in question.yaml", id)
+			f.addf(lines.of("rubric", "concepts", id), "rubric concept %q is not in question.yaml", id)
 		}
 	}
 	for id := range tm.Rubric.Misconceptions {
 		if !slices.ContainsFunc(neutral.Misconceptions, func(m scoring.Misconception) bool { return m.ID == id }) {
-			f.addf(line("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
+			f.addf(lines.of("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
 		}
 	}
-	for i := range tm.Sources {
-		s := &tm.Sources[i]
-		sl := line("sources")
-		if n := lookup(root, "sources"); n != nil && i < len(n.Content) {
-			sl = md.fmLine + n.Content[i].Line - 1
+}
+
+// checkSources checks each source and gives a lesson source its URL.
+func checkSources(f *file, lines yamlLines, t *Topic, sources []Source) {
+	for i := range sources {
+		s := &sources[i]
+		sl := lines.of("sources")
+		if n := lookup(lines.root, "sources"); n != nil && i < len(n.Content) {
+			sl = lines.first + n.Content[i].Line - 1
 		}
 		switch {
 		case s.Lesson != "" && !slices.Contains(t.Concepts, s.Lesson):
@@ -778,7 +799,12 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 			f.addf(sl, "source %d needs a title", i+1)
 		}
 	}
+}
 
+// buildText parses the Markdown body into the stem and options and renders
+// them, returning the text and its option letters.
+func buildText(f *file, md *markdownFile, tm *textYAML, rubric *scoring.Rubric) (*Text, []string) {
+	var letters []string
 	stem, options := parseBody(f, md)
 	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem}
 	if html, err := renderMarkdown(stem); err == nil {
