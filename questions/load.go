@@ -497,32 +497,72 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 	if !ok {
 		return nil
 	}
-	line := func(keys ...string) int { return lineOf(root, 1, 1, keys...) }
+	lines := yamlLines{root: root, first: 1}
+	checkQuestionTags(f, lines, t, dir, &meta)
+	rubric := neutralRubric(f, lines, &meta)
+
+	q := &Question{ID: meta.ID, Topic: t.ID, Concepts: meta.Concepts, Difficulty: Difficulty(meta.Difficulty),
+		Answer: meta.Answer, Texts: map[examsim.Lang]*Text{}}
+	letters := l.loadTexts(t, dir, f, rubric, q)
+	if letters != nil && !slices.Contains(letters, meta.Answer) {
+		f.addf(lines.of("answer"), "answer %q is not one of the options %s", meta.Answer, strings.Join(letters, ", "))
+	}
+	l.checkStrayFiles(t.ID, dir, f)
+	// A question with problems is still returned, with the languages that
+	// loaded cleanly, so a rubric author can try it; Load reports the problems
+	// and serve refuses the bank.
+	return q
+}
+
+// yamlLines finds the file line of a key in a YAML document that starts on
+// line first of its file.
+type yamlLines struct {
+	root  *yaml.Node
+	first int
+}
+
+// of returns the line of the key path keys, or the first line without one.
+func (y yamlLines) of(keys ...string) int { return lineOf(y.root, y.first, 1, keys...) }
+
+// checkQuestionTags checks that question.yaml's id, topic, concepts and
+// difficulty fit the folder it is in and its topic.
+func checkQuestionTags(f *file, lines yamlLines, t *Topic, dir string, meta *questionYAML) {
 	if meta.ID != dir {
-		f.addf(line("id"), "id %q must equal the folder name %q", meta.ID, dir)
+		f.addf(lines.of("id"), "id %q must equal the folder name %q", meta.ID, dir)
 	}
 	if meta.Topic != t.ID {
-		f.addf(line("topic"), "topic %q must equal the topic folder %q", meta.Topic, t.ID)
+		f.addf(lines.of("topic"), "topic %q must equal the topic folder %q", meta.Topic, t.ID)
 	}
 	if len(meta.Concepts) == 0 {
-		f.addf(line("concepts"), "concepts: tag at least one concept of topic %s", t.ID)
+		f.addf(lines.of("concepts"), "concepts: tag at least one concept of topic %s", t.ID)
 	}
 	for _, c := range meta.Concepts {
 		if !slices.Contains(t.Concepts, c) {
-			f.addf(line("concepts"), "concept %q is not in %s/topic.yaml", c, t.ID)
+			f.addf(lines.of("concepts"), "concept %q is not in %s/topic.yaml", c, t.ID)
 		}
 	}
 	if !slices.Contains(Difficulties, Difficulty(meta.Difficulty)) {
-		f.addf(line("difficulty"), "difficulty %q must be easy, medium or hard", meta.Difficulty)
+		f.addf(lines.of("difficulty"), "difficulty %q must be easy, medium or hard", meta.Difficulty)
 	}
+}
 
+// neutralRubric builds the rubric question.yaml gives for every language:
+// concept ids, roles and weights, misconception ids and penalties.
+func neutralRubric(f *file, lines yamlLines, meta *questionYAML) scoring.Rubric {
 	rubric := scoring.Rubric{Version: max(meta.Rubric.Version, 1), Answer: meta.Answer}
+	seen := map[string]bool{} // ids of concepts and misconceptions share one namespace
+	rubric.Concepts = neutralConcepts(f, lines, meta, seen)
+	rubric.Misconceptions = neutralMisconceptions(f, lines, meta, seen)
+	return rubric
+}
+
+func neutralConcepts(f *file, lines yamlLines, meta *questionYAML, seen map[string]bool) []scoring.Concept {
+	var out []scoring.Concept
 	decisive := 0
-	seen := map[string]bool{}
 	for i, c := range meta.Rubric.Concepts {
-		cl := line("rubric", "concepts")
+		cl := lines.of("rubric", "concepts")
 		wl := cl
-		if n := lookup(root, "rubric", "concepts"); n != nil && i < len(n.Content) {
+		if n := lookup(lines.root, "rubric", "concepts"); n != nil && i < len(n.Content) {
 			cl = n.Content[i].Line
 			wl = lineOf(n.Content[i], 1, cl, "weight")
 		}
@@ -544,15 +584,20 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 				f.addf(wl, "rubric concept %q: weight %d must be a whole number from 1 to %d", c.ID, w, MaxConceptWeight)
 			}
 		}
-		rubric.Concepts = append(rubric.Concepts, scoring.Concept{ID: c.ID, Role: role, Weight: w})
+		out = append(out, scoring.Concept{ID: c.ID, Role: role, Weight: w})
 	}
 	if decisive == 0 {
-		f.addf(line("rubric"), "rubric: mark at least one concept role: decisive")
+		f.addf(lines.of("rubric"), "rubric: mark at least one concept role: decisive")
 	}
+	return out
+}
+
+func neutralMisconceptions(f *file, lines yamlLines, meta *questionYAML, seen map[string]bool) []scoring.Misconception {
+	var out []scoring.Misconception
 	for i, m := range meta.Rubric.Misconceptions {
-		ml := line("rubric", "misconceptions")
+		ml := lines.of("rubric", "misconceptions")
 		pl := ml
-		if n := lookup(root, "rubric", "misconceptions"); n != nil && i < len(n.Content) {
+		if n := lookup(lines.root, "rubric", "misconceptions"); n != nil && i < len(n.Content) {
 			ml = n.Content[i].Line
 			pl = lineOf(n.Content[i], 1, ml, "penalty")
 		}
@@ -567,11 +612,15 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 				f.addf(pl, "rubric misconception %q: penalty %d must be a whole number from 1 to %d", m.ID, p, MaxPenalty)
 			}
 		}
-		rubric.Misconceptions = append(rubric.Misconceptions, scoring.Misconception{ID: m.ID, Penalty: p})
+		out = append(out, scoring.Misconception{ID: m.ID, Penalty: p})
 	}
+	return out
+}
 
-	q := &Question{ID: meta.ID, Topic: t.ID, Concepts: meta.Concepts, Difficulty: Difficulty(meta.Difficulty),
-		Answer: meta.Answer, Texts: map[examsim.Lang]*Text{}}
+// loadTexts loads each language of the question into q.Texts and returns
+// the option letters of the first that loaded, nil when none did. Every
+// language must have the same letters.
+func (l *loader) loadTexts(t *Topic, dir string, f *file, rubric scoring.Rubric, q *Question) []string {
 	var letters []string
 	var lettersFrom string
 	for _, lang := range examsim.Langs {
@@ -589,14 +638,7 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 				strings.Join(txLetters, ","), strings.Join(letters, ","), lettersFrom)
 		}
 	}
-	if letters != nil && !slices.Contains(letters, meta.Answer) {
-		f.addf(line("answer"), "answer %q is not one of the options %s", meta.Answer, strings.Join(letters, ", "))
-	}
-	l.checkStrayFiles(t.ID, dir, f)
-	// A question with problems is still returned, with the languages that
-	// loaded cleanly, so a rubric author can try it; Load reports the problems
-	// and serve refuses the bank.
-	return q
+	return letters
 }
 
 // checkStrayFiles reports files that look like a language this bank lacks.
@@ -657,73 +699,94 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 	if !ok {
 		return nil, nil
 	}
-	line := func(keys ...string) int { return lineOf(root, md.fmLine, 1, keys...) }
+	lines := yamlLines{root: root, first: md.fmLine}
 	if strings.TrimSpace(tm.Title) == "" {
-		f.addf(line("title"), "title is empty: give the question a short title")
+		f.addf(lines.of("title"), "title is empty: give the question a short title")
 	}
+	rubric := localRubric(f, lines, lang, neutral, &tm)
+	checkUnknownRubricIDs(f, lines, neutral, &tm)
+	checkSources(f, lines, t, tm.Sources)
+	return buildText(f, md, &tm, rubric)
+}
 
+// localRubric completes the neutral rubric with this language's hints,
+// whys and patterns.
+func localRubric(f *file, lines yamlLines, lang examsim.Lang, neutral scoring.Rubric, tm *textYAML) *scoring.Rubric {
 	rubric := &scoring.Rubric{Version: neutral.Version, Lang: lang, Answer: neutral.Answer}
-	compile := func(kind, id string, sources []string, keys ...string) []*scoring.Pattern {
-		var out []*scoring.Pattern
-		if len(sources) == 0 {
-			f.addf(line(keys...), "rubric %s %q has no patterns in %s", kind, id, lang)
-		}
-		seq := lookup(root, append(keys, "patterns")...)
-		for i, src := range sources {
-			pl := line(keys...)
-			if seq != nil && i < len(seq.Content) {
-				pl = md.fmLine + seq.Content[i].Line - 1
-			}
-			p, err := scoring.CompilePattern(src)
-			if err != nil {
-				f.addf(pl, "%v", err)
-				continue
-			}
-			out = append(out, p)
-		}
-		return out
-	}
 	for _, c := range neutral.Concepts {
 		lc, ok := tm.Rubric.Concepts[c.ID]
 		if !ok {
-			f.addf(line("rubric"), "rubric concept %q from question.yaml has no hint and patterns here", c.ID)
+			f.addf(lines.of("rubric"), "rubric concept %q from question.yaml has no hint and patterns here", c.ID)
 			continue
 		}
 		if strings.TrimSpace(lc.Hint) == "" {
-			f.addf(line("rubric", "concepts", c.ID), "rubric concept %q needs a hint", c.ID)
+			f.addf(lines.of("rubric", "concepts", c.ID), "rubric concept %q needs a hint", c.ID)
 		}
 		c.Hint = lc.Hint
-		c.Patterns = compile("concept", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
+		c.Patterns = compilePatterns(f, lines, lang, "concept", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
 		rubric.Concepts = append(rubric.Concepts, c)
 	}
 	for _, m := range neutral.Misconceptions {
 		lm, ok := tm.Rubric.Misconceptions[m.ID]
 		if !ok {
-			f.addf(line("rubric"), "rubric misconception %q from question.yaml has no why and patterns here", m.ID)
+			f.addf(lines.of("rubric"), "rubric misconception %q from question.yaml has no why and patterns here", m.ID)
 			continue
 		}
 		if strings.TrimSpace(lm.Why) == "" {
-			f.addf(line("rubric", "misconceptions", m.ID), "rubric misconception %q needs a why", m.ID)
+			f.addf(lines.of("rubric", "misconceptions", m.ID), "rubric misconception %q needs a why", m.ID)
 		}
 		m.Why = lm.Why
-		m.Patterns = compile("misconception", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
+		m.Patterns = compilePatterns(f, lines, lang, "misconception", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
 		rubric.Misconceptions = append(rubric.Misconceptions, m)
 	}
+	return rubric
+}
+
+// compilePatterns compiles the patterns of the rubric entry at keys,
+// reporting each that does not compile on its own line.
+func compilePatterns(f *file, lines yamlLines, lang examsim.Lang, kind, id string, sources []string, keys ...string) []*scoring.Pattern {
+	var out []*scoring.Pattern
+	if len(sources) == 0 {
+		f.addf(lines.of(keys...), "rubric %s %q has no patterns in %s", kind, id, lang)
+	}
+	seq := lookup(lines.root, append(keys, "patterns")...)
+	for i, src := range sources {
+		pl := lines.of(keys...)
+		if seq != nil && i < len(seq.Content) {
+			pl = lines.first + seq.Content[i].Line - 1
+		}
+		p, err := scoring.CompilePattern(src)
+		if err != nil {
+			f.addf(pl, "%v", err)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// checkUnknownRubricIDs reports rubric entries of this language that
+// question.yaml does not have.
+func checkUnknownRubricIDs(f *file, lines yamlLines, neutral scoring.Rubric, tm *textYAML) {
 	for id := range tm.Rubric.Concepts {
 		if !slices.ContainsFunc(neutral.Concepts, func(c scoring.Concept) bool { return c.ID == id }) {
-			f.addf(line("rubric", "concepts", id), "rubric concept %q is not in question.yaml", id)
+			f.addf(lines.of("rubric", "concepts", id), "rubric concept %q is not in question.yaml", id)
 		}
 	}
 	for id := range tm.Rubric.Misconceptions {
 		if !slices.ContainsFunc(neutral.Misconceptions, func(m scoring.Misconception) bool { return m.ID == id }) {
-			f.addf(line("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
+			f.addf(lines.of("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
 		}
 	}
-	for i := range tm.Sources {
-		s := &tm.Sources[i]
-		sl := line("sources")
-		if n := lookup(root, "sources"); n != nil && i < len(n.Content) {
-			sl = md.fmLine + n.Content[i].Line - 1
+}
+
+// checkSources checks each source and gives a lesson source its URL.
+func checkSources(f *file, lines yamlLines, t *Topic, sources []Source) {
+	for i := range sources {
+		s := &sources[i]
+		sl := lines.of("sources")
+		if n := lookup(lines.root, "sources"); n != nil && i < len(n.Content) {
+			sl = lines.first + n.Content[i].Line - 1
 		}
 		switch {
 		case s.Lesson != "" && !slices.Contains(t.Concepts, s.Lesson):
@@ -736,7 +799,12 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 			f.addf(sl, "source %d needs a title", i+1)
 		}
 	}
+}
 
+// buildText parses the Markdown body into the stem and options and renders
+// them, returning the text and its option letters.
+func buildText(f *file, md *markdownFile, tm *textYAML, rubric *scoring.Rubric) (*Text, []string) {
+	var letters []string
 	stem, options := parseBody(f, md)
 	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem}
 	if html, err := renderMarkdown(stem); err == nil {

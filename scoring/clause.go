@@ -198,76 +198,101 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	rd := &x.rd
 	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
 	rd.negCues, rd.denying, rd.counterfactual, rd.consequence = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0], rd.consequence[:0]
-	toks := x.toks
-	if len(toks) == 0 {
+	if len(x.toks) == 0 {
 		rd.soNen = rd.soNen[:0]
 		return rd
 	}
-	blocked := x.cueMask(&x.blockMask, cs.blockers)
-	// forward returns the last token a scope opened after token i reaches.
-	// Thai marks phrases with spaces: a scope crosses one (between "retry"
-	// and "ไม่ช่วย") but stops at the next.
-	thaiGap := func(a, b int) bool { return (toks[a].thai || toks[b].thai) && toks[b].start > toks[a].end }
-	forward := func(i, units int) int {
-		j, gaps := i, 0
-		for k := i + 1; k < len(toks) && toks[k].clause == toks[i].clause && toks[k].pos-toks[i].pos <= units && !blocked[k]; k++ {
-			if thaiGap(k-1, k) {
-				if gaps++; gaps > 1 {
-					break
-				}
-			}
-			j = k
-		}
-		return j
-	}
-	backward := func(i, units int) int {
-		j, gaps := i, 0
-		for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !blocked[k]; k-- {
-			if thaiGap(k, k+1) {
-				if gaps++; gaps > 1 {
-					break
-				}
-			}
-			j = k
-		}
-		return j
-	}
-	// A refutation that follows what it rejects reaches back over English
-	// terms inside a Thai clause ("การรันใหม่ด้วย timeout ที่ยาวขึ้นมีแต่จะ…"):
-	// only a space between two Thai words counts as a phrase break there.
-	backwardOverTerms := func(i, units int) int {
-		j, gaps := i, 0
-		for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !blocked[k]; k-- {
-			if toks[k].thai && toks[k+1].thai && toks[k+1].start > toks[k].end {
-				if gaps++; gaps > 1 {
-					break
-				}
-			}
-			j = k
-		}
-		return j
-	}
-	judged := x.cueMask(&x.judgeMask, cs.judgements)
-	rd.judged = judged
-	weak := x.cueMask(&x.weakMask, cs.weak)
-	modal := x.cueMask(&x.modalMask, cs.modals)
+	r := scopeReach{toks: x.toks, blocked: x.cueMask(&x.blockMask, cs.blockers)}
+	rd.judged = x.cueMask(&x.judgeMask, cs.judgements)
 	selfJudging := spans(cs.selfJudgingTerms, x)
+	x.readNegations(cs, r)
+	x.readSelfJudgements(selfJudging, r)
+	x.readRefutations(cs, r)
+	if lang == examsim.Polish {
+		x.readPolishOnlyConditionals(r)
+	}
+	x.readSuppositions(cs, r)
+	rd.soNen = x.soNenMask(lang)
+	rd.listed = x.keywordLists(rd.listed[:0])
+	x.readVerdicts(lang)
+	return rd
+}
+
+// scopeReach measures how far a scope opened at a cue reaches: within the
+// cue's clause, a number of word positions at most, never onto a blocker.
+type scopeReach struct {
+	toks    []token
+	blocked []bool
+}
+
+// thaiGap reports a space between tokens a and b where either is Thai.
+func (r scopeReach) thaiGap(a, b int) bool {
+	return (r.toks[a].thai || r.toks[b].thai) && r.toks[b].start > r.toks[a].end
+}
+
+// forward returns the last token a scope opened after token i reaches.
+// Thai marks phrases with spaces: a scope crosses one (between "retry"
+// and "ไม่ช่วย") but stops at the next.
+func (r scopeReach) forward(i, units int) int {
+	toks := r.toks
+	j, gaps := i, 0
+	for k := i + 1; k < len(toks) && toks[k].clause == toks[i].clause && toks[k].pos-toks[i].pos <= units && !r.blocked[k]; k++ {
+		if r.thaiGap(k-1, k) {
+			if gaps++; gaps > 1 {
+				break
+			}
+		}
+		j = k
+	}
+	return j
+}
+
+// backward returns the first token a scope opened before token i reaches.
+func (r scopeReach) backward(i, units int) int {
+	toks := r.toks
+	j, gaps := i, 0
+	for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !r.blocked[k]; k-- {
+		if r.thaiGap(k, k+1) {
+			if gaps++; gaps > 1 {
+				break
+			}
+		}
+		j = k
+	}
+	return j
+}
+
+// backwardOverTerms is backward for a refutation that follows what it
+// rejects: it reaches back over English terms inside a Thai clause
+// ("การรันใหม่ด้วย timeout ที่ยาวขึ้นมีแต่จะ…"): only a space between two
+// Thai words counts as a phrase break there.
+func (r scopeReach) backwardOverTerms(i, units int) int {
+	toks := r.toks
+	j, gaps := i, 0
+	for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !r.blocked[k]; k-- {
+		if toks[k].thai && toks[k+1].thai && toks[k+1].start > toks[k].end {
+			if gaps++; gaps > 1 {
+				break
+			}
+		}
+		j = k
+	}
+	return j
+}
+
+// readNegations records every negation cue and the scope it denies.
+func (x *textIndex) readNegations(cs *cueSet, r scopeReach) {
+	rd, toks := &x.rd, x.toks
+	weak := x.cueMask(&x.weakMask, cs.weak)
 	for _, n := range spans(cs.negations, x) {
 		if opensQuote(toks, n.first) {
 			continue // "no contracts found" quotes a tool, it denies nothing
 		}
 		rd.negCues = append(rd.negCues, n)
-		s := scope{n.last + 1, forward(n.last, negForward), n.first, n.last}
+		s := scope{n.last + 1, r.forward(n.last, negForward), n.first, n.last}
 		// A judgement right after the negation turns it onto the subject.
-		back := false
-		for k := n.last + 1; k < len(toks) && toks[k].clause == toks[n.last].clause && toks[k].pos-toks[n.last].pos <= judgementAfter; k++ {
-			if judged[k] {
-				back = true
-				break
-			}
-		}
-		if back {
-			s.from = backward(n.first, negBackward)
+		if x.judgementFollows(n.last) {
+			s.from = r.backward(n.first, negBackward)
 			if s.from == n.first {
 				s.from = n.last + 1
 			}
@@ -279,57 +304,91 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 			}
 		}
 	}
-	// "Retrying is pointless": the judgement looks back at its subject.
+}
+
+// judgementFollows reports a judged word within judgementAfter positions
+// after token i, in its clause.
+func (x *textIndex) judgementFollows(i int) bool {
+	toks := x.toks
+	for k := i + 1; k < len(toks) && toks[k].clause == toks[i].clause && toks[k].pos-toks[i].pos <= judgementAfter; k++ {
+		if x.rd.judged[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// readSelfJudgements handles "Retrying is pointless": the judgement looks
+// back at its subject.
+func (x *textIndex) readSelfJudgements(selfJudging []span, r scopeReach) {
+	rd := &x.rd
 	for _, sj := range selfJudging {
-		if opensQuote(toks, sj.first) {
+		if opensQuote(x.toks, sj.first) {
 			continue
 		}
-		if from := backward(sj.first, negBackward); from < sj.first {
+		if from := r.backward(sj.first, negBackward); from < sj.first {
 			rd.neg = append(rd.neg, scope{from, sj.first - 1, sj.first, sj.last})
 			rd.denying = append(rd.denying, scope{from, sj.first - 1, sj.first, sj.last})
 		}
 	}
+}
+
+// readRefutations records what refutation cues reject, ahead of or behind
+// them, and the harm named after a cue that looks behind.
+func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
+	rd := &x.rd
 	for _, c := range spans(cs.refuteAhead, x) {
-		if to := forward(c.last, refuteForward); to > c.last {
+		if to := r.forward(c.last, refuteForward); to > c.last {
 			rd.refuted = append(rd.refuted, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
 	for _, c := range spans(cs.refuteBehind, x) {
-		reach := backwardOverTerms
-		if strings.HasPrefix(x.text[toks[c.first].start:], "เป็นแค่") {
-			reach = backward // "timeout เป็นแค่ noise" says what the term itself is
+		var from int
+		if strings.HasPrefix(x.text[x.toks[c.first].start:], "เป็นแค่") {
+			from = r.backward(c.first, refuteBackward) // "timeout เป็นแค่ noise" says what the term itself is
+		} else {
+			from = r.backwardOverTerms(c.first, refuteBackward)
 		}
-		if from := reach(c.first, refuteBackward); from < c.first {
+		if from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 		}
 		// What follows is the harm the learner points out: "would only
 		// throw away three ledgers" argues against throwing them away.
-		if to := forward(c.last, refuteForward); to > c.last {
+		if to := r.forward(c.last, refuteForward); to > c.last {
 			rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
-	if lang == examsim.Polish {
-		// "tylko ukryłoby", "wyrzuciłoby tylko": only + a conditional verb
-		// is Polish for "would only".
-		for i := range toks {
-			if toks[i].fold != "tylko" {
-				continue
-			}
-			for _, k := range []int{i - 1, i + 1} {
-				if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
-					c := span{first: min(i, k), last: max(i, k)}
-					if from := backward(c.first, refuteBackward); from < c.first {
-						rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
-					}
-					if to := forward(c.last, refuteForward); to > c.last {
-						rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
-					}
+}
+
+// readPolishOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko":
+// only + a conditional verb is Polish for "would only".
+func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
+	rd, toks := &x.rd, x.toks
+	for i := range toks {
+		if toks[i].fold != "tylko" {
+			continue
+		}
+		for _, k := range []int{i - 1, i + 1} {
+			if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
+				c := span{first: min(i, k), last: max(i, k)}
+				if from := r.backward(c.first, refuteBackward); from < c.first {
+					rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
+				}
+				if to := r.forward(c.last, refuteForward); to > c.last {
+					rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
 				}
 			}
 		}
 	}
+}
+
+// readSuppositions records what supposition cues suppose, the hypothetical
+// clause that follows, and the counterfactual part of it.
+func (x *textIndex) readSuppositions(cs *cueSet, r scopeReach) {
+	rd, toks := &x.rd, x.toks
+	modal := x.cueMask(&x.modalMask, cs.modals)
 	for _, c := range spans(cs.suppose, x) {
-		to := forward(c.last, supposeForward)
+		to := r.forward(c.last, supposeForward)
 		if to > c.last {
 			rd.supposed = append(rd.supposed, scope{c.last + 1, to, c.first, c.last})
 		}
@@ -349,8 +408,12 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 			}
 		}
 	}
-	rd.soNen = x.soNenMask(lang)
-	rd.listed = x.keywordLists(rd.listed[:0])
+}
+
+// readVerdicts keeps the verdicts the text asserts: none that a negation,
+// refutation, consequence or supposition governs.
+func (x *textIndex) readVerdicts(lang examsim.Lang) {
+	rd := &x.rd
 	rd.verdicts = rd.verdicts[:0]
 	for _, e := range spans(verdictTerms[lang], x) {
 		if inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || inAny(rd.supposed, e.first) || inAny(rd.hypothetical, e.first) || negInClauses(rd.negCues, []span{e}) {
@@ -358,7 +421,6 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 		}
 		rd.verdicts = append(rd.verdicts, e)
 	}
-	return rd
 }
 
 // keywordLists finds, in each sentence, a head of three or more short (six

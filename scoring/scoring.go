@@ -154,7 +154,25 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
 	var sig signals
-	total, hit := 0, 0
+	total, hit := r.matchConcepts(&res, &sig, x, rd)
+	endorsed, refuted := r.optionStance(text, x, rd)
+	penalty := r.matchMisconceptions(&res, &sig, x, rd)
+	if total > 0 {
+		res.Score = (100*hit + total/2) / total
+	}
+	res.Score = min(max(res.Score-penalty, 0), 100)
+	sig.words = x.wordCount()
+	sig.misconceptions = len(res.Misconceptions)
+	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
+	res.Band = r.band(text, x, &res, sig, endorsed, refuted)
+	sig.endorsed, sig.refuted = endorsed, refuted
+	res.Confidence = confidence(res.Band, sig, r.Lang)
+	return res, sig, nil
+}
+
+// matchConcepts fills res.Concepts, notes in sig what the matching saw, and
+// returns the rubric's total concept weight and the weight hit.
+func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *reading) (total, hit int) {
 	for i, c := range r.Concepts {
 		before, reversedBefore, contradictedBefore := x.rejects, x.reversed, x.contradicted
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
@@ -180,8 +198,12 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 			sig.reversed = true
 		}
 	}
-	endorsed, refuted := r.optionStance(text, x, rd)
-	penalty := 0
+	return total, hit
+}
+
+// matchMisconceptions appends the misconceptions found to res, notes in sig
+// a rejected one, and returns their total penalty.
+func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd *reading) (penalty int) {
 	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
 		before := x.rejects
@@ -197,51 +219,46 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 		}
 	}
 	x.skipNen = nil
-	if total > 0 {
-		res.Score = (100*hit + total/2) / total
-	}
-	res.Score = min(max(res.Score-penalty, 0), 100)
-	sig.words = x.wordCount()
-	sig.misconceptions = len(res.Misconceptions)
-	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
+	return penalty
+}
 
+// band grades the explanation 0 to 3 from what scoring found.
+func (r *Rubric) band(text string, x *textIndex, res *Result, sig signals, endorsed, refuted bool) int {
 	switch {
 	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || r.chosenWrong(text, x):
 		// An endorsed misconception, another option endorsed by letter, or
 		// a key idea said the other way round ("retrying will help" where
 		// the rubric says it will not).
-		res.Band = 0
+		return 0
 	case sig.hits == 0 && (sig.deniedMisconception || refuted):
 		// Nothing of the key idea, but the tempting wrong move is rejected
 		// ("retrying would only delay things"): a minor point, on topic.
-		res.Band = 1
+		return 1
 	case sig.hits == 0:
 		// Short, on topic and not wrong is a vague answer, worth a 1; a
 		// long answer in which nothing was recognised is more often
 		// reasoning the rubric does not know (train split: 0 beats 1).
 		if sig.onTopic && sig.words < vagueMaxWords {
-			res.Band = 1
+			return 1
 		}
+		return 0
 	case sig.decisive > 0 && (sig.supporting || sig.words >= supportedWords) && sig.words >= minWordsForBand3:
 		// A key idea and a supporting point. Graders give 3 when one of
 		// two decisive ideas is there with its support, and a supporting
 		// point takes words: on the train split short answers the rubric
 		// read as 3 were graded 2, and long ones read as 2 were graded 3
 		// (their support in words the rubric does not list).
-		res.Band = 3
+		return 3
 	case sig.decisive > 0 && sig.contradicted:
 		// The key idea, but another of the rubric's ideas said the other
 		// way round ("the coordinator shares the subagent's context").
-		res.Band = 1
+		return 1
 	case sig.decisive > 0:
 		// The key idea; a bare conclusion without its reason stays here.
-		res.Band = 2
+		return 2
 	default:
-		res.Band = 1
+		return 1
 	}
-	sig.endorsed, sig.refuted = endorsed, refuted
-	res.Confidence = confidence(res.Band, sig, r.Lang)
-	return res, sig, nil
 }
 
 // minWordsForBand3 is the fewest words an explanation needs for band 3: a

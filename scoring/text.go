@@ -50,9 +50,7 @@ func tokenize(toks []token, text string) []token {
 	first := len(toks)
 	defer func() {
 		if segs != nil {
-			for i := first; i < len(toks); i++ {
-				toks[i].start, toks[i].end = originalOffset(segs, toks[i].start), originalOffset(segs, toks[i].end)
-			}
+			restoreOffsets(toks[first:], segs)
 		}
 	}()
 	pos, clause, sent := 0, 0, 0
@@ -66,36 +64,10 @@ func tokenize(toks []token, text string) []token {
 		if len(word) == 0 {
 			return
 		}
-		normBuf, foldBuf = normBuf[:0], foldBuf[:0]
-		ascii := true
-		for _, r := range word {
-			if r >= utf8.RuneSelf {
-				ascii = false
-				break
-			}
-		}
-		if ascii { // most words: lower-case them in place, nothing to fold
-			for _, r := range word {
-				if 'A' <= r && r <= 'Z' {
-					r += 'a' - 'A'
-				}
-				normBuf = append(normBuf, byte(r)) // #nosec G115 -- the word is ASCII (checked above)
-			}
-			n := string(normBuf)
-			toks = append(toks, token{norm: n, fold: n, plain: true, latin: true, pos: pos, clause: clause, sent: sent, quoted: quoted, common: len(n) >= 4 && commonWords[n], start: wStart, end: wEnd})
-		} else {
-			latin := true
-			for _, r := range word {
-				r = unicode.ToLower(r)
-				normBuf = utf8.AppendRune(normBuf, r)
-				if f, drop := foldRune(r); !drop {
-					foldBuf = utf8.AppendRune(foldBuf, f)
-					latin = latin && f < utf8.RuneSelf && (unicode.IsLetter(f) || unicode.IsDigit(f))
-				}
-			}
-			n, f := string(normBuf), string(foldBuf)
-			toks = append(toks, token{norm: n, fold: f, plain: n == f, latin: latin && f != "", pos: pos, clause: clause, sent: sent, quoted: quoted, common: latin && commonWords[f], start: wStart, end: wEnd})
-		}
+		var t token
+		t, normBuf, foldBuf = wordToken(word, normBuf[:0], foldBuf[:0])
+		t.pos, t.clause, t.sent, t.quoted, t.start, t.end = pos, clause, sent, quoted, wStart, wEnd
+		toks = append(toks, t)
 		pos += wordUnits
 		word = word[:0]
 	}
@@ -119,14 +91,7 @@ func tokenize(toks []token, text string) []token {
 			wEnd = i + utf8.RuneLen(r)
 		default:
 			flush()
-			switch r {
-			case '"':
-				quoted = !quoted
-			case '“', '„', '«':
-				quoted = true
-			case '”', '»':
-				quoted = false
-			}
+			quoted = quotedAfter(r, quoted)
 			if endsSentence(text, i) {
 				quoted = false
 				pos += sentenceBreak
@@ -139,6 +104,64 @@ func tokenize(toks []token, text string) []token {
 	}
 	flush()
 	return toks
+}
+
+// restoreOffsets maps the byte offsets of toks, taken in the NFC form of a
+// text, back to the text as given.
+func restoreOffsets(toks []token, segs []nfcSegment) {
+	for i := range toks {
+		toks[i].start, toks[i].end = originalOffset(segs, toks[i].start), originalOffset(segs, toks[i].end)
+	}
+}
+
+// wordToken normalises one word into a token's norm, fold, plain, latin and
+// common fields, writing into normBuf and foldBuf (passed empty), which it
+// returns grown when the word needed more room.
+func wordToken(word []rune, normBuf, foldBuf []byte) (token, []byte, []byte) {
+	if isASCIIWord(word) { // most words: lower-case them in place, nothing to fold
+		for _, r := range word {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			normBuf = append(normBuf, byte(r)) // #nosec G115 -- the word is ASCII (checked above)
+		}
+		n := string(normBuf)
+		return token{norm: n, fold: n, plain: true, latin: true, common: len(n) >= 4 && commonWords[n]}, normBuf, foldBuf
+	}
+	latin := true
+	for _, r := range word {
+		r = unicode.ToLower(r)
+		normBuf = utf8.AppendRune(normBuf, r)
+		if f, drop := foldRune(r); !drop {
+			foldBuf = utf8.AppendRune(foldBuf, f)
+			latin = latin && f < utf8.RuneSelf && (unicode.IsLetter(f) || unicode.IsDigit(f))
+		}
+	}
+	n, f := string(normBuf), string(foldBuf)
+	return token{norm: n, fold: f, plain: n == f, latin: latin && f != "", common: latin && commonWords[f]}, normBuf, foldBuf
+}
+
+func isASCIIWord(word []rune) bool {
+	for _, r := range word {
+		if r >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedAfter returns whether the text is inside quotation marks after the
+// separator r, given whether it was before.
+func quotedAfter(r rune, quoted bool) bool {
+	switch r {
+	case '"':
+		return !quoted
+	case '“', '„', '«':
+		return true
+	case '”', '»':
+		return false
+	}
+	return quoted
 }
 
 // blankInvalid replaces each byte of invalid UTF-8 with a space.
