@@ -54,7 +54,7 @@ func (f *Flag) Open() bool { return f != nil && f.ResolvedAt.IsZero() }
 // CheckFlagComment refuses a comment over MaxFlagComment characters.
 func CheckFlagComment(s string) error {
 	if utf8.RuneCountInString(s) > MaxFlagComment {
-		return Errorf(ETOOLARGE, "dispute.error_comment_too_long", "Max", MaxFlagComment)
+		return E(ETOOLARGE, "dispute.error_comment_too_long", "Max", MaxFlagComment)
 	}
 	return nil
 }
@@ -72,7 +72,7 @@ type HumanGrade struct {
 // CheckBand refuses a band outside 0-3.
 func CheckBand(band int) error {
 	if band < 0 || band > 3 {
-		return Errorf(EINVALID, "grading.error_band")
+		return E(EINVALID, "grading.error_band")
 	}
 	return nil
 }

@@ -52,27 +52,28 @@ func (c Code) Retryable() bool {
 	return c == ERATELIMIT || c == EUNAVAILABLE || c == ETIMEOUT
 }
 
-// Error is the one error type of the application. Message is an i18n
+// Error is the one error type of the application. MessageID is an i18n
 // message id (with Args as its template data) so the web layer can say it in
 // the learner's language; Detail is for logs and never shown.
 type Error struct {
-	Code    Code
-	Message string
-	Args    map[string]any
-	Detail  string
+	Code      Code
+	MessageID string
+	Args      map[string]any
+	Detail    string
 }
 
 func (e *Error) Error() string {
 	if e.Detail != "" {
-		return fmt.Sprintf("examsim: %s: %s (%s)", e.Code, e.Message, e.Detail)
+		return fmt.Sprintf("examsim: %s: %s (%s)", e.Code, e.MessageID, e.Detail)
 	}
-	return fmt.Sprintf("examsim: %s: %s", e.Code, e.Message)
+	return fmt.Sprintf("examsim: %s: %s", e.Code, e.MessageID)
 }
 
-// Errorf returns an *Error with a message id and template data given as
-// alternating keys and values.
-func Errorf(code Code, message string, kv ...any) *Error {
-	e := &Error{Code: code, Message: message}
+// E returns an *Error with a message id and template data given as
+// alternating keys and values. It formats nothing: the web layer says the
+// message in the learner's language.
+func E(code Code, messageID string, kv ...any) *Error {
+	e := &Error{Code: code, MessageID: messageID}
 	if len(kv) > 0 {
 		e.Args = make(map[string]any, len(kv)/2)
 		for i := 0; i+1 < len(kv); i += 2 {

@@ -19,17 +19,17 @@ var QuizSecondChoices = []int{10, 20, 30, 45, 60, 90, 120, 180}
 func (q *Quiz) Validate() error {
 	switch n := utf8.RuneCountInString(q.Title); {
 	case n == 0 || n > MaxQuizTitle:
-		return Errorf(EINVALID, "class.error_title_length", "Max", MaxQuizTitle)
+		return E(EINVALID, "class.error_title_length", "Max", MaxQuizTitle)
 	case len(q.QuestionIDs) == 0:
-		return Errorf(EINVALID, "class.error_no_questions")
+		return E(EINVALID, "class.error_no_questions")
 	case len(q.QuestionIDs) > MaxQuizQuestions:
-		return Errorf(EINVALID, "class.error_too_many_questions", "Max", MaxQuizQuestions)
+		return E(EINVALID, "class.error_too_many_questions", "Max", MaxQuizQuestions)
 	case !slices.Contains(QuizSecondChoices, q.SecondsPerQuestion):
-		return Errorf(EINVALID, "class.error_bad_setting")
+		return E(EINVALID, "class.error_bad_setting")
 	case q.Scoring != ScoreCorrectness && q.Scoring != ScoreSpeed:
-		return Errorf(EINVALID, "class.error_bad_setting")
+		return E(EINVALID, "class.error_bad_setting")
 	case q.Explanations != ExplainRequired && q.Explanations != ExplainOptional && q.Explanations != ExplainOff:
-		return Errorf(EINVALID, "class.error_bad_setting")
+		return E(EINVALID, "class.error_bad_setting")
 	}
 	return nil
 }

@@ -48,8 +48,8 @@ func TestQuizValidate(t *testing.T) {
 			if !ok {
 				t.Fatalf("Validate() = %v, want an *examsim.Error", err)
 			}
-			if e.Code != examsim.EINVALID || e.Message != tt.want {
-				t.Errorf("Validate() = %s %s, want %s %s", e.Code, e.Message, examsim.EINVALID, tt.want)
+			if e.Code != examsim.EINVALID || e.MessageID != tt.want {
+				t.Errorf("Validate() = %s %s, want %s %s", e.Code, e.MessageID, examsim.EINVALID, tt.want)
 			}
 		})
 	}

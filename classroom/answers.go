@@ -82,7 +82,7 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	defer r.mu.Unlock()
 	p := r.players[playerID]
 	if p == nil || p.Kicked {
-		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	now := r.now()
 	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.sess.Quiz, lang: p.Lang, learnerID: p.LearnerID,
@@ -90,34 +90,34 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	key := answerKey{playerID, index}
 	switch {
 	case r.closedLocked():
-		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
+		return nil, examsim.E(examsim.ECONFLICT, "class.error_question_closed")
 	case !ad.assignment:
 		if r.sess.Phase != examsim.PhaseQuestion || index != r.sess.QuestionIndex ||
 			now.After(r.sess.QuestionStartedAt.Add(r.limit()+r.hub.cfg.Grace)) {
-			return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_question_closed")
+			return nil, examsim.E(examsim.ECONFLICT, "class.error_question_closed")
 		}
 		ad.elapsed = now.Sub(r.sess.QuestionStartedAt)
 	case index != r.nextLocked(playerID):
-		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
+		return nil, examsim.E(examsim.ECONFLICT, "class.error_already_answered")
 	default:
 		if at, ok := r.opened[key]; ok {
 			ad.elapsed = now.Sub(at)
 		}
 	}
 	if _, done := r.answers[index][playerID]; done || r.pending[key] {
-		return nil, examsim.Errorf(examsim.ECONFLICT, "class.error_already_answered")
+		return nil, examsim.E(examsim.ECONFLICT, "class.error_already_answered")
 	}
 	ad.q = r.qs[index]
 	ad.tx = ad.q.In(p.Lang)
 	if !slices.ContainsFunc(ad.tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
-		return nil, examsim.Errorf(examsim.EINVALID, "class.error_bad_choice")
+		return nil, examsim.E(examsim.EINVALID, "class.error_bad_choice")
 	}
 	ad.explanation = strings.TrimSpace(explanation)
 	switch {
 	case ad.quiz.Explanations == examsim.ExplainOff:
 		ad.explanation = ""
 	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "":
-		return nil, examsim.Errorf(examsim.EINVALID, "class.error_explanation_required")
+		return nil, examsim.E(examsim.EINVALID, "class.error_explanation_required")
 	}
 	if err := scoring.CheckLength(ad.explanation); err != nil {
 		return nil, err

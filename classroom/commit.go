@@ -51,9 +51,9 @@ func (c *committer) save(ctx context.Context, a *examsim.ClassAnswer) error {
 	select {
 	case c.in <- p:
 	case <-ctx.Done():
-		return examsim.Errorf(examsim.EUNAVAILABLE, "error.unavailable")
+		return examsim.E(examsim.EUNAVAILABLE, "error.unavailable")
 	case <-c.stop:
-		return examsim.Errorf(examsim.EUNAVAILABLE, "error.unavailable")
+		return examsim.E(examsim.EUNAVAILABLE, "error.unavailable")
 	}
 	// Once queued, wait for the verdict even if the client has gone: the
 	// room's state must follow what the database holds.
@@ -65,7 +65,7 @@ func (c *committer) save(ctx context.Context, a *examsim.ClassAnswer) error {
 		case err := <-p.done:
 			return err
 		default: // queued after the writer's last drain: never written
-			return examsim.Errorf(examsim.EUNAVAILABLE, "error.unavailable")
+			return examsim.E(examsim.EUNAVAILABLE, "error.unavailable")
 		}
 	}
 }

@@ -167,7 +167,7 @@ func (h *Hub) Create(ctx context.Context, quiz *examsim.Quiz, hostID int64, mode
 	cs := &examsim.ClassSession{HostID: hostID, Mode: mode, Quiz: *quiz, Phase: examsim.PhaseLobby, QuestionIndex: -1}
 	if mode == examsim.ModeAssignment {
 		if !deadline.After(h.cfg.Now()) {
-			return nil, examsim.Errorf(examsim.EINVALID, "class.error_deadline_past")
+			return nil, examsim.E(examsim.EINVALID, "class.error_deadline_past")
 		}
 		cs.Deadline = deadline
 		cs.Phase = examsim.PhaseQuestion
@@ -186,12 +186,12 @@ func (h *Hub) questionsOf(cs *examsim.ClassSession) ([]*questions.Question, erro
 	for _, id := range cs.Quiz.QuestionIDs {
 		q, ok := h.cfg.Bank.Question(id)
 		if !ok {
-			return nil, examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", id)
+			return nil, examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", id)
 		}
 		qs = append(qs, q)
 	}
 	if len(qs) == 0 {
-		return nil, examsim.Errorf(examsim.EINVALID, "class.error_no_questions")
+		return nil, examsim.E(examsim.EINVALID, "class.error_no_questions")
 	}
 	return qs, nil
 }

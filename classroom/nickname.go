@@ -25,15 +25,15 @@ func CleanNickname(s string) (string, error) {
 	for _, r := range s {
 		if r == utf8.RuneError || (unicode.IsControl(r) && !unicode.IsSpace(r)) || unicode.Is(unicode.Cf, r) ||
 			unicode.Is(unicode.Co, r) {
-			return "", examsim.Errorf(examsim.EINVALID, "join.error_nickname_chars")
+			return "", examsim.E(examsim.EINVALID, "join.error_nickname_chars")
 		}
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if n := utf8.RuneCountInString(s); n < MinNickname || n > MaxNickname {
-		return "", examsim.Errorf(examsim.EINVALID, "join.error_nickname_length", "Min", MinNickname, "Max", MaxNickname)
+		return "", examsim.E(examsim.EINVALID, "join.error_nickname_length", "Min", MinNickname, "Max", MaxNickname)
 	}
 	if Abusive(s) {
-		return "", examsim.Errorf(examsim.EINVALID, "join.error_nickname_blocked")
+		return "", examsim.E(examsim.EINVALID, "join.error_nickname_blocked")
 	}
 	return s, nil
 }

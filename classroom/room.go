@@ -162,16 +162,16 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 	switch {
 	case r.closedLocked():
 		r.mu.Unlock()
-		return nil, "", examsim.Errorf(examsim.ECONFLICT, "join.error_ended")
+		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_ended")
 	case r.sess.Locked:
 		r.mu.Unlock()
-		return nil, "", examsim.Errorf(examsim.ECONFLICT, "join.error_locked")
+		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_locked")
 	case len(r.order) >= MaxPlayers:
 		r.mu.Unlock()
-		return nil, "", examsim.Errorf(examsim.ECONFLICT, "join.error_full", "Max", MaxPlayers)
+		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_full", "Max", MaxPlayers)
 	case r.nickKeys[key]:
 		r.mu.Unlock()
-		return nil, "", examsim.Errorf(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", nick)
+		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", nick)
 	}
 	r.nickKeys[key] = true // held while the row is written, so two students cannot take one name
 	r.mu.Unlock()
@@ -216,7 +216,7 @@ func (r *Room) Kick(ctx context.Context, playerID int64) error {
 	gone := p == nil || p.Kicked
 	r.mu.Unlock()
 	if gone {
-		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
+		return examsim.E(examsim.ENOTFOUND, "class.error_player_not_found")
 	}
 	if err := r.hub.cfg.Store.KickPlayer(context.WithoutCancel(ctx), r.ID, playerID); err != nil {
 		return err
@@ -273,7 +273,7 @@ func (r *Room) SetLang(ctx context.Context, playerID int64, lang examsim.Lang) e
 	p := r.players[playerID]
 	r.mu.Unlock()
 	if p == nil || p.Kicked {
-		return examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+		return examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	if err := r.hub.cfg.Store.SetPlayerLang(context.WithoutCancel(ctx), r.ID, playerID, lang); err != nil {
 		return err
@@ -339,11 +339,11 @@ func (r *Room) Next(ctx context.Context, from int) error {
 	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
 		switch {
 		case ns.Mode != examsim.ModeLive || r.closedLocked():
-			return false, examsim.Errorf(examsim.ECONFLICT, "class.error_not_running")
+			return false, examsim.E(examsim.ECONFLICT, "class.error_not_running")
 		case ns.QuestionIndex != from:
 			return false, nil
 		case ns.Phase == examsim.PhaseQuestion:
-			return false, examsim.Errorf(examsim.ECONFLICT, "class.error_reveal_first")
+			return false, examsim.E(examsim.ECONFLICT, "class.error_reveal_first")
 		}
 		now := r.now()
 		if next := ns.QuestionIndex + 1; next >= len(r.qs) {
@@ -393,7 +393,7 @@ func (r *Room) Reveal(ctx context.Context, from int) error {
 func (r *Room) ShowLeaderboard(ctx context.Context, from int) error {
 	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
 		if !ns.Quiz.Leaderboard {
-			return false, examsim.Errorf(examsim.ECONFLICT, "class.error_leaderboard_off")
+			return false, examsim.E(examsim.ECONFLICT, "class.error_leaderboard_off")
 		}
 		if ns.Phase != examsim.PhaseReveal || ns.QuestionIndex != from {
 			return false, nil

@@ -187,18 +187,18 @@ func (c *Console) History(id string) []ConsoleCall {
 // the tool and comes back as its validation error; _meta must be an object.
 func (c *Console) Call(ctx context.Context, id, tool, argsText, metaText string) (*ConsoleCall, error) {
 	if !validTool(tool) {
-		return nil, examsim.Errorf(examsim.EINVALID, "sandbox.console.unknown_tool", "Tool", tool)
+		return nil, examsim.E(examsim.EINVALID, "sandbox.console.unknown_tool", "Tool", tool)
 	}
 	if len(argsText) > MaxConsoleArgsBytes || len(metaText) > MaxConsoleArgsBytes {
-		return nil, examsim.Errorf(examsim.EINVALID, "sandbox.console.too_large", "Max", MaxConsoleArgsBytes/1024)
+		return nil, examsim.E(examsim.EINVALID, "sandbox.console.too_large", "Max", MaxConsoleArgsBytes/1024)
 	}
 	var args any
 	if err := json.Unmarshal([]byte(orEmpty(argsText, "{}")), &args); err != nil {
-		return nil, examsim.Errorf(examsim.EINVALID, "sandbox.console.bad_args", "Detail", err.Error())
+		return nil, examsim.E(examsim.EINVALID, "sandbox.console.bad_args", "Detail", err.Error())
 	}
 	var meta map[string]any
 	if err := json.Unmarshal([]byte(orEmpty(metaText, "{}")), &meta); err != nil || meta == nil {
-		return nil, examsim.Errorf(examsim.EINVALID, "sandbox.console.bad_meta")
+		return nil, examsim.E(examsim.EINVALID, "sandbox.console.bad_meta")
 	}
 	c.mu.Lock()
 	s, ok := c.sessions[id]
@@ -207,7 +207,7 @@ func (c *Console) Call(ctx context.Context, id, tool, argsText, metaText string)
 	}
 	c.mu.Unlock()
 	if !ok {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "sandbox.console.expired")
+		return nil, examsim.E(examsim.ENOTFOUND, "sandbox.console.expired")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -217,7 +217,7 @@ func (c *Console) Call(ctx context.Context, id, tool, argsText, metaText string)
 	}
 	res, err := s.cs.CallTool(ctx, params)
 	if err != nil {
-		return nil, &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: "sandbox console: " + err.Error()}
+		return nil, &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: "sandbox console: " + err.Error()}
 	}
 	s.calls++
 	req, resp := s.rec.exchange("tools/call")

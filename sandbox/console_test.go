@@ -84,7 +84,7 @@ func TestConsoleSendsArgumentsAsWrittenAndChecksMeta(t *testing.T) {
 	} {
 		_, err := con.Call(ctx, id, bad.tool, bad.args, bad.meta)
 		var e *examsim.Error
-		if !errors.As(err, &e) || e.Code != examsim.EINVALID || e.Message != bad.msg {
+		if !errors.As(err, &e) || e.Code != examsim.EINVALID || e.MessageID != bad.msg {
 			t.Errorf("%s %q %q: %v, want %s", bad.tool, bad.args, bad.meta, err, bad.msg)
 		}
 	}

@@ -30,10 +30,10 @@ type Run struct {
 // Check returns an error for a run that names no scenario or agent.
 func (r Run) Check() error {
 	if _, ok := FindScenario(r.Scenario); !ok {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.unknown_scenario", "Scenario", r.Scenario)
+		return examsim.E(examsim.EINVALID, "sandbox.error.unknown_scenario", "Scenario", r.Scenario)
 	}
 	if r.Agent != Structured && r.Agent != Naive {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.unknown_agent", "Agent", string(r.Agent))
+		return examsim.E(examsim.EINVALID, "sandbox.error.unknown_agent", "Agent", string(r.Agent))
 	}
 	return nil
 }
@@ -60,7 +60,7 @@ func (sb *Sandbox) Play(ctx context.Context, run Run, emit func(Event)) (*Trace,
 		err = p.playSingle(ctx)
 	}
 	if err != nil {
-		return nil, &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: "sandbox: " + err.Error()}
+		return nil, &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: "sandbox: " + err.Error()}
 	}
 	return p.trace, nil
 }

@@ -130,7 +130,7 @@ func (r Result) MisconceptionIDs() []string {
 // CheckLength returns an EINVALID-class error when text is over the limit.
 func CheckLength(text string) error {
 	if utf8.RuneCountInString(text) > MaxExplanation {
-		return examsim.Errorf(examsim.ETOOLARGE, "error.explanation_too_long", "Max", MaxExplanation)
+		return examsim.E(examsim.ETOOLARGE, "error.explanation_too_long", "Max", MaxExplanation)
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ func (s *LearnerService) CreateAccount(ctx context.Context, username, password s
 		return nil, err
 	}
 	if _, ok := examsim.ParseRole(string(role)); !ok {
-		return nil, examsim.Errorf(examsim.EINVALID, "admin.error_bad_role", "Role", string(role))
+		return nil, examsim.E(examsim.EINVALID, "admin.error_bad_role", "Role", string(role))
 	}
 	hash, err := s.db.passwords.hash(password)
 	if err != nil {
@@ -37,7 +37,7 @@ func (s *LearnerService) CreateAccount(ctx context.Context, username, password s
 // or nobody could hand it out again.
 func (s *LearnerService) SetRole(ctx context.Context, id int64, role examsim.Role) error {
 	if _, ok := examsim.ParseRole(string(role)); !ok {
-		return examsim.Errorf(examsim.EINVALID, "admin.error_bad_role", "Role", string(role))
+		return examsim.E(examsim.EINVALID, "admin.error_bad_role", "Role", string(role))
 	}
 	tx, err := s.db.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -48,12 +48,12 @@ func (s *LearnerService) SetRole(ctx context.Context, id int64, role examsim.Rol
 	var username sql.NullString
 	if err := tx.QueryRowContext(ctx, `SELECT role, username FROM learners WHERE id = ?`, id).Scan(&current, &username); err != nil {
 		if err == sql.ErrNoRows {
-			return examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+			return examsim.E(examsim.ENOTFOUND, "error.learner_not_found")
 		}
 		return dbError(err)
 	}
 	if !username.Valid {
-		return examsim.Errorf(examsim.ECONFLICT, "admin.error_anonymous")
+		return examsim.E(examsim.ECONFLICT, "admin.error_anonymous")
 	}
 	if examsim.Role(current) == examsim.RoleAdmin && role != examsim.RoleAdmin {
 		var admins int
@@ -61,7 +61,7 @@ func (s *LearnerService) SetRole(ctx context.Context, id int64, role examsim.Rol
 			return dbError(err)
 		}
 		if admins <= 1 {
-			return examsim.Errorf(examsim.ECONFLICT, "admin.error_last_admin")
+			return examsim.E(examsim.ECONFLICT, "admin.error_last_admin")
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE learners SET role = ? WHERE id = ?`, string(role), id); err != nil {

@@ -116,7 +116,7 @@ func (s *AttemptService) FindAttempt(ctx context.Context, id int64) (*examsim.At
 	a, err := scanAttempt(s.db.db.QueryRowContext(ctx, `SELECT `+attemptColumns+` FROM `+attemptsWithGrades+` WHERE a.id = ?`, id))
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, examsim.Errorf(examsim.ENOTFOUND, "error.attempt_not_found")
+			return nil, examsim.E(examsim.ENOTFOUND, "error.attempt_not_found")
 		}
 		return nil, dbError(err)
 	}

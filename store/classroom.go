@@ -77,7 +77,7 @@ func (s *ClassroomService) UpdateQuiz(ctx context.Context, q *examsim.Quiz) erro
 		return dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.Errorf(examsim.ENOTFOUND, "class.error_quiz_not_found")
+		return examsim.E(examsim.ENOTFOUND, "class.error_quiz_not_found")
 	}
 	return nil
 }
@@ -102,7 +102,7 @@ func scanQuiz(row scanner) (*examsim.Quiz, error) {
 func (s *ClassroomService) FindQuiz(ctx context.Context, id int64) (*examsim.Quiz, error) {
 	q, err := scanQuiz(s.db.db.QueryRowContext(ctx, `SELECT `+quizColumns+` FROM class_quizzes WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "class.error_quiz_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "class.error_quiz_not_found")
 	}
 	if err != nil {
 		return nil, dbError(err)
@@ -158,7 +158,7 @@ func (s *ClassroomService) CreateRun(ctx context.Context, cs *examsim.ClassSessi
 		cs.ID, _ = res.LastInsertId()
 		return nil
 	}
-	return examsim.Errorf(examsim.EUNAVAILABLE, "class.error_no_free_code")
+	return examsim.E(examsim.EUNAVAILABLE, "class.error_no_free_code")
 }
 
 const sessionColumns = `id, quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard,
@@ -193,7 +193,7 @@ func (s *ClassroomService) FindRunByCode(ctx context.Context, code string) (*exa
 func (s *ClassroomService) findSession(ctx context.Context, notFound, where string, arg any) (*examsim.ClassSession, error) {
 	cs, err := scanSession(s.db.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE `+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, notFound)
+		return nil, examsim.E(examsim.ENOTFOUND, notFound)
 	}
 	if err != nil {
 		return nil, dbError(err)
@@ -236,7 +236,7 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		p.SessionID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
 	if isUnique(err) {
-		return examsim.Errorf(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
+		return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
 	}
 	if err != nil {
 		return dbError(err)
@@ -273,7 +273,7 @@ func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID i
 		return dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
+		return examsim.E(examsim.ENOTFOUND, "class.error_player_not_found")
 	}
 	return nil
 }
@@ -284,7 +284,7 @@ func (s *ClassroomService) SetPlayerLang(ctx context.Context, sessionID, playerI
 		return dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.Errorf(examsim.ENOTFOUND, "class.error_player_not_found")
+		return examsim.E(examsim.ENOTFOUND, "class.error_player_not_found")
 	}
 	return nil
 }
@@ -327,9 +327,9 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 			if refused == nil {
 				refused = make(examsim.AnswerErrors, len(answers))
 			}
-			refused[i] = &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}
+			refused[i] = &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: err.Error()}
 			if isForeignKey(err) {
-				refused[i] = &examsim.Error{Code: examsim.ECONFLICT, Message: "class.error_not_running", Detail: err.Error()}
+				refused[i] = &examsim.Error{Code: examsim.ECONFLICT, MessageID: "class.error_not_running", Detail: err.Error()}
 			}
 			continue
 		}

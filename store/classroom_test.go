@@ -66,7 +66,7 @@ func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
 		gone := a.SessionID == sessA.ID
 		var e *examsim.Error
 		switch {
-		case gone && (!errors.As(refused[i], &e) || e.Code != examsim.ECONFLICT || e.Message != "class.error_not_running"):
+		case gone && (!errors.As(refused[i], &e) || e.Code != examsim.ECONFLICT || e.MessageID != "class.error_not_running"):
 			t.Errorf("answer %d to the deleted room: %v; want ECONFLICT class.error_not_running", i, refused[i])
 		case !gone && refused[i] != nil:
 			t.Errorf("answer %d to the other room failed: %v", i, refused[i])
@@ -104,7 +104,7 @@ func TestOtherConstraintFailuresAreNotNotRunning(t *testing.T) {
 		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
 	}
 	var e *examsim.Error
-	if !errors.As(refused[0], &e) || e.Code != examsim.EINTERNAL || e.Message == "class.error_not_running" {
+	if !errors.As(refused[0], &e) || e.Code != examsim.EINTERNAL || e.MessageID == "class.error_not_running" {
 		t.Errorf("the answer with bad data: %v; want EINTERNAL, not class.error_not_running", refused[0])
 	}
 	if refused[1] != nil || batch[1].ID == 0 {

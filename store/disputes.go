@@ -71,7 +71,7 @@ func targetColumn(t examsim.Target) (string, error) {
 	case examsim.TargetClassAnswer:
 		return "class_answer_id", nil
 	}
-	return "", examsim.Errorf(examsim.ENOTFOUND, "grading.error_not_found")
+	return "", examsim.E(examsim.ENOTFOUND, "grading.error_not_found")
 }
 
 func (s *DisputeService) FlagScore(ctx context.Context, f *examsim.Flag) error {
@@ -136,7 +136,7 @@ func (s *DisputeService) Regrade(ctx context.Context, g *examsim.HumanGrade) err
 		err = tx.QueryRowContext(ctx, `SELECT NULL, question_id FROM class_answers WHERE id = ?`, g.Target.ID).Scan(&learnerID, &questionID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return examsim.Errorf(examsim.ENOTFOUND, "grading.error_not_found")
+		return examsim.E(examsim.ENOTFOUND, "grading.error_not_found")
 	}
 	if err != nil {
 		return dbError(err)
@@ -289,7 +289,7 @@ func (s *DisputeService) FindGradable(ctx context.Context, t examsim.Target, sco
 		return nil, err
 	}
 	if len(got) == 0 {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "grading.error_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "grading.error_not_found")
 	}
 	return got[0], nil
 }

@@ -35,7 +35,7 @@ func parseNullTime(s sql.NullString) time.Time {
 
 func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 	if len(e.Items) == 0 {
-		return examsim.Errorf(examsim.EINVALID, "exam.error_no_questions")
+		return examsim.E(examsim.EINVALID, "exam.error_no_questions")
 	}
 	tx, err := s.db.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -138,7 +138,7 @@ func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) err
 func (s *ExamService) FindExam(ctx context.Context, id int64) (*examsim.Exam, error) {
 	e, err := scanExam(s.db.db.QueryRowContext(ctx, `SELECT `+examColumns+` FROM exams WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "exam.error_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "exam.error_not_found")
 	}
 	if err != nil {
 		return nil, dbError(err)
@@ -184,17 +184,17 @@ func openExam(ctx context.Context, tx *sql.Tx, examID int64, now time.Time) erro
 	var submitted sql.NullString
 	err := tx.QueryRowContext(ctx, `SELECT deadline, submitted_at FROM exams WHERE id = ?`, examID).Scan(&deadline, &submitted)
 	if errors.Is(err, sql.ErrNoRows) {
-		return examsim.Errorf(examsim.ENOTFOUND, "exam.error_not_found")
+		return examsim.E(examsim.ENOTFOUND, "exam.error_not_found")
 	}
 	if err != nil {
 		return dbError(err)
 	}
 	if submitted.Valid {
-		return examsim.Errorf(examsim.ECONFLICT, "exam.error_already_submitted")
+		return examsim.E(examsim.ECONFLICT, "exam.error_already_submitted")
 	}
 	d, _ := time.Parse(time.RFC3339Nano, deadline)
 	if !now.Before(d) {
-		return examsim.Errorf(examsim.ECONFLICT, "exam.error_time_up")
+		return examsim.E(examsim.ECONFLICT, "exam.error_time_up")
 	}
 	return nil
 }
@@ -215,7 +215,7 @@ func (s *ExamService) SaveExamAnswer(ctx context.Context, examID int64, it *exam
 		return dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.Errorf(examsim.ENOTFOUND, "exam.error_no_such_question", "N", it.Position)
+		return examsim.E(examsim.ENOTFOUND, "exam.error_no_such_question", "N", it.Position)
 	}
 	return dbError(tx.Commit())
 }
@@ -232,7 +232,7 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 		return dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.Errorf(examsim.ECONFLICT, "exam.error_already_submitted")
+		return examsim.E(examsim.ECONFLICT, "exam.error_already_submitted")
 	}
 	for _, it := range e.Items {
 		if it.Answered() {

@@ -18,13 +18,13 @@ import (
 func storageError(se sqlite3.Error, err error) error {
 	switch se.Code {
 	case sqlite3.ErrFull:
-		return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.storage_full",
+		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_full",
 			Detail: err.Error() + "; free space on the database's disk: writes resume by themselves"}
 	case sqlite3.ErrReadonly:
-		return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.storage_readonly",
+		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_readonly",
 			Detail: err.Error() + "; make the database file, its folder and its -wal and -shm files writable by the server, or remount the disk read-write"}
 	}
-	return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable",
+	return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable",
 		Detail: err.Error() + "; the disk under the database failed a read or write: check the system log"}
 }
 

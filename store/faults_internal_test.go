@@ -33,7 +33,7 @@ func TestReadOnlyFileIsUnavailable(t *testing.T) {
 	}
 	var e *examsim.Error
 	mapped := dbError(err)
-	if !errors.As(mapped, &e) || e.Code != examsim.EUNAVAILABLE || e.Message != "error.storage_readonly" || !e.Code.Retryable() {
+	if !errors.As(mapped, &e) || e.Code != examsim.EUNAVAILABLE || e.MessageID != "error.storage_readonly" || !e.Code.Retryable() {
 		t.Errorf("dbError(%v) = %#v; want EUNAVAILABLE error.storage_readonly", err, mapped)
 	}
 }

@@ -51,7 +51,7 @@ func (s *LearnerService) scanOne(ctx context.Context, where string, arg any) (*e
 	err := s.db.db.QueryRowContext(ctx, `SELECT id, username, role, created_at FROM learners `+where, arg).
 		Scan(&l.ID, &username, &l.Role, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "error.learner_not_found")
 	}
 	if err != nil {
 		return nil, dbError(err)
@@ -66,18 +66,18 @@ func (s *LearnerService) scanOne(ctx context.Context, where string, arg any) (*e
 // not one of the most common ones.
 func ValidateCredentials(username, password string) error {
 	if !usernamePattern.MatchString(username) {
-		return examsim.Errorf(examsim.EINVALID, "error.username_format")
+		return examsim.E(examsim.EINVALID, "error.username_format")
 	}
 	if utf8.RuneCountInString(password) < MinPassword {
-		return examsim.Errorf(examsim.EINVALID, "error.password_too_short", "Min", MinPassword)
+		return examsim.E(examsim.EINVALID, "error.password_too_short", "Min", MinPassword)
 	}
 	// The limit is bcrypt's, in bytes: a Thai letter takes three, so the
 	// message says bytes and how many this password takes.
 	if len(password) > MaxPassword {
-		return examsim.Errorf(examsim.EINVALID, "error.password_too_long", "Max", MaxPassword, "Bytes", len(password))
+		return examsim.E(examsim.EINVALID, "error.password_too_long", "Max", MaxPassword, "Bytes", len(password))
 	}
 	if CommonPassword(password) {
-		return examsim.Errorf(examsim.EINVALID, "security.password_common")
+		return examsim.E(examsim.EINVALID, "security.password_common")
 	}
 	return nil
 }
@@ -98,7 +98,7 @@ func (s *LearnerService) Register(ctx context.Context, id int64, username, passw
 		return nil, dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, examsim.Errorf(examsim.ECONFLICT, "error.already_registered")
+		return nil, examsim.E(examsim.ECONFLICT, "error.already_registered")
 	}
 	return s.FindLearner(ctx, id)
 }
@@ -112,13 +112,13 @@ func (s *LearnerService) Authenticate(ctx context.Context, username, password st
 		strings.TrimSpace(username)).Scan(&id, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		s.db.passwords.matches("", password) // the same time as a real check
-		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
+		return nil, examsim.E(examsim.EUNAUTHORIZED, "error.bad_credentials")
 	}
 	if err != nil {
 		return nil, dbError(err)
 	}
 	if !s.db.passwords.matches(hash, password) {
-		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "error.bad_credentials")
+		return nil, examsim.E(examsim.EUNAUTHORIZED, "error.bad_credentials")
 	}
 	return s.FindLearner(ctx, id)
 }
@@ -176,7 +176,7 @@ func (s *LearnerService) DeleteLearner(ctx context.Context, id int64) error {
 		return dbError(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+		return examsim.E(examsim.ENOTFOUND, "error.learner_not_found")
 	}
 	return nil
 }
@@ -191,12 +191,12 @@ func dbError(err error) error {
 	if errors.As(err, &se) {
 		switch {
 		case se.ExtendedCode == sqlite3.ErrConstraintUnique:
-			return examsim.Errorf(examsim.ECONFLICT, "error.username_taken")
+			return examsim.E(examsim.ECONFLICT, "error.username_taken")
 		case se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked:
-			return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable", Detail: err.Error()}
+			return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable", Detail: err.Error()}
 		case se.Code == sqlite3.ErrFull || se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrIoErr:
 			return storageError(se, err)
 		}
 	}
-	return &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}
+	return &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: err.Error()}
 }

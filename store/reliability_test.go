@@ -42,7 +42,7 @@ func attemptFor(learnerID int64, text string) *examsim.Attempt {
 func wantStorageError(t *testing.T, err error, message string) {
 	t.Helper()
 	var e *examsim.Error
-	if !errors.As(err, &e) || e.Code != examsim.EUNAVAILABLE || e.Message != message {
+	if !errors.As(err, &e) || e.Code != examsim.EUNAVAILABLE || e.MessageID != message {
 		t.Fatalf("error = %v; want EUNAVAILABLE %s", err, message)
 	}
 	if !e.Code.Retryable() || e.Code.Category() != examsim.Transient {

@@ -69,7 +69,7 @@ func (s *SessionService) CreateSession(ctx context.Context, learnerID int64, now
 }
 
 func (s *SessionService) ResumeSession(ctx context.Context, token string, now time.Time) (*examsim.Learner, error) {
-	notFound := examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+	notFound := examsim.E(examsim.ENOTFOUND, "error.learner_not_found")
 	hash := hashToken(token)
 	var l examsim.Learner
 	var username sql.NullString

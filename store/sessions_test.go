@@ -202,7 +202,7 @@ func TestCommonPasswordsAreRefused(t *testing.T) {
 	for _, pw := range []string{"password1", "PASSWORD1", "12345678", "iloveyou", "qwertyuiop", " baseball1 "} {
 		err := store.ValidateCredentials("minh", pw)
 		var e *examsim.Error
-		if examsim.ErrorCode(err) != examsim.EINVALID || !errors.As(err, &e) || e.Message != "security.password_common" {
+		if examsim.ErrorCode(err) != examsim.EINVALID || !errors.As(err, &e) || e.MessageID != "security.password_common" {
 			t.Errorf("%q: %v, want it refused as common", pw, err)
 		}
 	}

@@ -73,7 +73,7 @@ func (s *Server) bodyTooSlow(w http.ResponseWriter, r *http.Request) {
 	p.Catalog, p.Bank, p.Lang = s.Catalog, s.Bank, preferredLang(r)
 	w.Header().Set("Connection", "close")
 	slow := s.securityHeaders(func(echo.Context) error {
-		return examsim.Errorf(examsim.ETIMEOUT, "error.request_timeout")
+		return examsim.E(examsim.ETIMEOUT, "error.request_timeout")
 	})
 	s.handleError(slow(c), c)
 }

@@ -75,7 +75,7 @@ func stateEvent(v playView) []byte {
 
 func (s *Server) needClassroom() error {
 	if s.Classroom == nil || s.Classes == nil {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+		return examsim.E(examsim.ENOTFOUND, "error.page_not_found")
 	}
 	return nil
 }
@@ -87,10 +87,10 @@ func (s *Server) teacher(c echo.Context) (*examsim.Learner, error) {
 	}
 	l := pageOf(c).Learner
 	if l == nil || l.Anonymous() {
-		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "class.error_login")
+		return nil, examsim.E(examsim.EUNAUTHORIZED, "class.error_login")
 	}
 	if !l.CanTeach() {
-		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_instructor")
+		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_instructor")
 	}
 	return l, nil
 }
@@ -101,7 +101,7 @@ func (s *Server) roomOf(c echo.Context) (*classroom.Room, error) {
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "class.error_session_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "class.error_session_not_found")
 	}
 	return s.Classroom.Room(c.Request().Context(), id)
 }
@@ -118,7 +118,7 @@ func (s *Server) hostRoom(c echo.Context) (*classroom.Room, *examsim.Learner, er
 		return nil, nil, err
 	}
 	if room.Session().HostID != l.ID {
-		return nil, nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_host")
+		return nil, nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_host")
 	}
 	return room, l, nil
 }
@@ -136,11 +136,11 @@ func (s *Server) playerRoom(c echo.Context) (*classroom.Room, examsim.Player, er
 	}
 	ck, err := c.Cookie(roomCookie(room.ID))
 	if err != nil {
-		return room, examsim.Player{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+		return room, examsim.Player{}, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	p, ok := room.Rejoin(ck.Value)
 	if !ok {
-		return room, examsim.Player{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+		return room, examsim.Player{}, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	return room, p, nil
 }

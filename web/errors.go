@@ -75,9 +75,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		case http.StatusBadRequest:
 			msg = "error.bad_request"
 		}
-		appErr = &examsim.Error{Code: code, Message: msg, Detail: err.Error()}
+		appErr = &examsim.Error{Code: code, MessageID: msg, Detail: err.Error()}
 	default:
-		appErr = &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal", Detail: err.Error()}
+		appErr = &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: err.Error()}
 	}
 	status := statusOf[appErr.Code]
 	if status >= 500 {
@@ -92,7 +92,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		Status: status, Code: appErr.Code, Category: appErr.Code.Category(), Retryable: appErr.Code.Retryable(),
 		Message:        p.errorText(appErr),
 		Hint:           hintFor(p, appErr),
-		OfferLanguages: appErr.Message == "error.unknown_language",
+		OfferLanguages: appErr.MessageID == "error.unknown_language",
 	}
 	if wantsJSON(c) {
 		if err := c.JSON(status, map[string]any{"error": map[string]any{
@@ -137,7 +137,7 @@ func acceptsJSON(c echo.Context) bool {
 // catalog has one (hint.storage_full for error.storage_full: a full disk
 // needs more than a few seconds' wait), else its code's.
 func hintFor(p *Page, e *examsim.Error) string {
-	if rest, ok := strings.CutPrefix(e.Message, "error."); ok {
+	if rest, ok := strings.CutPrefix(e.MessageID, "error."); ok {
 		id := "hint." + rest
 		if h := p.Catalog.T(p.Lang, id); h != id {
 			return h

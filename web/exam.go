@@ -26,7 +26,7 @@ func (s *Server) now() time.Time {
 // ran out is submitted first: the deadline is the server's, not the
 // browser's.
 func (s *Server) ownExam(c echo.Context) (*examsim.Exam, error) {
-	notFound := examsim.Errorf(examsim.ENOTFOUND, "exam.error_not_found")
+	notFound := examsim.E(examsim.ENOTFOUND, "exam.error_not_found")
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	learner := pageOf(c).Learner
 	if err != nil || learner == nil {

@@ -36,7 +36,7 @@ func (s *Server) handleDeleteAccount(c echo.Context) error {
 	p := pageOf(c)
 	form := deleteForm{Confirm: c.FormValue("confirm")}
 	if p.Learner == nil {
-		return examsim.Errorf(examsim.ENOTFOUND, "account.error_nothing")
+		return examsim.E(examsim.ENOTFOUND, "account.error_nothing")
 	}
 	if !confirmed(p, form.Confirm) {
 		form.Error = p.Catalog.T(p.Lang, "account.error_confirm", "Word", p.Catalog.T(p.Lang, "account.confirm_word"))

@@ -13,14 +13,14 @@ import (
 // admin returns the signed-in admin.
 func (s *Server) admin(c echo.Context) (*examsim.Learner, error) {
 	if s.Accounts == nil {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "error.page_not_found")
 	}
 	l := pageOf(c).Learner
 	if l == nil || l.Anonymous() {
-		return nil, examsim.Errorf(examsim.EUNAUTHORIZED, "class.error_login")
+		return nil, examsim.E(examsim.EUNAUTHORIZED, "class.error_login")
 	}
 	if l.Role != examsim.RoleAdmin {
-		return nil, examsim.Errorf(examsim.EFORBIDDEN, "admin.error_not_admin")
+		return nil, examsim.E(examsim.EFORBIDDEN, "admin.error_not_admin")
 	}
 	return l, nil
 }
@@ -54,11 +54,11 @@ func (s *Server) handleAdminRole(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.learner_not_found")
+		return examsim.E(examsim.ENOTFOUND, "error.learner_not_found")
 	}
 	role, ok := examsim.ParseRole(c.FormValue("role"))
 	if !ok {
-		err = examsim.Errorf(examsim.EINVALID, "admin.error_bad_role", "Role", c.FormValue("role"))
+		err = examsim.E(examsim.EINVALID, "admin.error_bad_role", "Role", c.FormValue("role"))
 	} else {
 		err = s.Accounts.SetRole(ctx, id, role)
 	}

@@ -25,7 +25,7 @@ func (s *Server) handleAttempt(c echo.Context) error {
 func (s *Server) renderAttempt(c echo.Context, status int, a *examsim.Attempt, form flagView) error {
 	q, ok := s.Bank.Question(a.QuestionID)
 	if !ok {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", a.QuestionID)
+		return examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", a.QuestionID)
 	}
 	tx := s.text(c, q)
 	fb, err := s.attemptFeedback(c, q, tx, a, form)
@@ -58,7 +58,7 @@ func attemptURL(id int64) string { return "/attempts/" + strconv.FormatInt(id, 1
 
 // ownAttempt returns the attempt in the URL if it is the learner's own.
 func (s *Server) ownAttempt(c echo.Context) (*examsim.Attempt, error) {
-	notFound := examsim.Errorf(examsim.ENOTFOUND, "error.attempt_not_found")
+	notFound := examsim.E(examsim.ENOTFOUND, "error.attempt_not_found")
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	learner := pageOf(c).Learner
 	if err != nil || learner == nil {

@@ -30,7 +30,7 @@ func (s *Server) handleRegister(c echo.Context) error {
 		return s.rateLimited(c, RegisterPage, form, "security.register_rate_limited", wait)
 	}
 	if l := pageOf(c).Learner; l != nil && !l.Anonymous() {
-		return s.authFailed(c, RegisterPage, form, examsim.Errorf(examsim.ECONFLICT, "error.already_registered"))
+		return s.authFailed(c, RegisterPage, form, examsim.E(examsim.ECONFLICT, "error.already_registered"))
 	}
 	learner, err := s.ensureLearner(c)
 	if err != nil {

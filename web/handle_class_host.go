@@ -37,7 +37,7 @@ func (s *Server) handleHostControl(c echo.Context) error {
 	from, ferr := strconv.Atoi(c.FormValue("from"))
 	needFrom := func() error {
 		if ferr != nil {
-			return examsim.Errorf(examsim.EINVALID, "class.error_bad_action")
+			return examsim.E(examsim.EINVALID, "class.error_bad_action")
 		}
 		return nil
 	}
@@ -63,11 +63,11 @@ func (s *Server) handleHostControl(c echo.Context) error {
 	case "kick":
 		id, perr := strconv.ParseInt(c.FormValue("player"), 10, 64)
 		if perr != nil {
-			return examsim.Errorf(examsim.EINVALID, "class.error_player_not_found")
+			return examsim.E(examsim.EINVALID, "class.error_player_not_found")
 		}
 		err = room.Kick(ctx, id)
 	default:
-		err = examsim.Errorf(examsim.EINVALID, "class.error_bad_action")
+		err = examsim.E(examsim.EINVALID, "class.error_bad_action")
 	}
 	if err != nil {
 		return err

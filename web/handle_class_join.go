@@ -57,11 +57,11 @@ func (s *Server) handleJoin(c echo.Context) error {
 	}
 	if ok, wait := lim.joinFailures.allows(client, now); !ok {
 		retryAfter(c, wait)
-		return fail(examsim.Errorf(examsim.ERATELIMIT, "join.error_rate_limited"))
+		return fail(examsim.E(examsim.ERATELIMIT, "join.error_rate_limited"))
 	}
 	if !joinCode.MatchString(form.Code) {
 		lim.joinFailures.take(client, now)
-		return fail(examsim.Errorf(examsim.EINVALID, "join.error_bad_code"))
+		return fail(examsim.E(examsim.EINVALID, "join.error_bad_code"))
 	}
 	room, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code)
 	if err != nil {

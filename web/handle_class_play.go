@@ -50,7 +50,7 @@ func (s *Server) playView(c echo.Context, roomID, playerID int64) (playView, err
 	}
 	me, ok := room.Player(playerID)
 	if !ok {
-		return playView{}, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_in_room")
+		return playView{}, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	pageOf(c).Lang = me.Player.Lang
 	c.Response().Header().Set("Content-Language", string(me.Player.Lang))
@@ -79,7 +79,7 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 	}
 	index, err := strconv.Atoi(c.FormValue("index"))
 	if err != nil {
-		return examsim.Errorf(examsim.EINVALID, "class.error_question_closed")
+		return examsim.E(examsim.EINVALID, "class.error_question_closed")
 	}
 	choice, explanation := c.FormValue("choice"), c.FormValue("explanation")
 	timer := prometheus.NewTimer(s.metrics.answerSeconds) // wall-clock, for /metrics

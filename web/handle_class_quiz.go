@@ -58,14 +58,14 @@ func (s *Server) ownQuiz(c echo.Context) (*examsim.Quiz, error) {
 	}
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "class.error_quiz_not_found")
+		return nil, examsim.E(examsim.ENOTFOUND, "class.error_quiz_not_found")
 	}
 	q, err := s.Classes.FindQuiz(c.Request().Context(), id)
 	if err != nil {
 		return nil, err
 	}
 	if q.OwnerID != l.ID {
-		return nil, examsim.Errorf(examsim.EFORBIDDEN, "class.error_not_owner")
+		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_owner")
 	}
 	return q, nil
 }
@@ -167,7 +167,7 @@ func (s *Server) checkQuizForm(form *quizForm) error {
 	}
 	for _, id := range form.Picked {
 		if _, ok := s.Bank.Question(id); !ok {
-			return examsim.Errorf(examsim.EINVALID, "error.question_not_found", "ID", id)
+			return examsim.E(examsim.EINVALID, "error.question_not_found", "ID", id)
 		}
 	}
 	return nil
@@ -213,11 +213,11 @@ func (s *Server) handleSessionStart(c echo.Context) error {
 	case examsim.ModeAssignment:
 		hours, err := strconv.Atoi(c.FormValue("hours"))
 		if err != nil || hours < 1 || hours > 24*60 {
-			return examsim.Errorf(examsim.EINVALID, "class.error_deadline_past")
+			return examsim.E(examsim.EINVALID, "class.error_deadline_past")
 		}
 		deadline = s.now().Add(time.Duration(hours) * time.Hour)
 	default:
-		return examsim.Errorf(examsim.EINVALID, "class.error_bad_setting")
+		return examsim.E(examsim.EINVALID, "class.error_bad_setting")
 	}
 	room, err := s.Classroom.Create(context.WithoutCancel(c.Request().Context()), q, q.OwnerID, mode, deadline)
 	if err != nil {

@@ -50,7 +50,7 @@ func examItem(c echo.Context, e *examsim.Exam) (*examsim.ExamItem, error) {
 	n, err := strconv.Atoi(c.Param("n"))
 	it, ok := e.Item(n)
 	if err != nil || !ok {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "exam.error_no_such_question", "N", c.Param("n"))
+		return nil, examsim.E(examsim.ENOTFOUND, "exam.error_no_such_question", "N", c.Param("n"))
 	}
 	return it, nil
 }
@@ -58,7 +58,7 @@ func examItem(c echo.Context, e *examsim.Exam) (*examsim.ExamItem, error) {
 func (s *Server) examQuestionView(c echo.Context, e *examsim.Exam, it *examsim.ExamItem, form examAnswerForm) (examQuestionView, error) {
 	q, ok := s.Bank.Question(it.QuestionID)
 	if !ok {
-		return examQuestionView{}, examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", it.QuestionID)
+		return examQuestionView{}, examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", it.QuestionID)
 	}
 	tx := s.text(c, q)
 	return examQuestionView{Exam: e, Item: it, Q: q, Tx: tx, Options: shownOptions(it, tx), Form: form, Now: s.now()}, nil

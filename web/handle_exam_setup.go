@@ -78,7 +78,7 @@ func (s *Server) handleExamStart(c echo.Context) error {
 	p := pageOf(c)
 	params, err := c.FormParams()
 	if err != nil {
-		return examsim.Errorf(examsim.EINVALID, "error.bad_request")
+		return examsim.E(examsim.EINVALID, "error.bad_request")
 	}
 	f := examSetupForm{
 		Topics:   params["topic"],

@@ -20,14 +20,14 @@ const flagBackExam = "exam"
 // Flagging again is harmless: the one flag is refreshed.
 func (s *Server) handleFlagAttempt(c echo.Context) error {
 	if s.Disputes == nil {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+		return examsim.E(examsim.ENOTFOUND, "error.page_not_found")
 	}
 	a, err := s.ownAttempt(c)
 	if err != nil {
 		return err
 	}
 	if a.Explanation == "" {
-		return examsim.Errorf(examsim.EINVALID, "dispute.error_nothing_to_flag")
+		return examsim.E(examsim.EINVALID, "dispute.error_nothing_to_flag")
 	}
 	comment := strings.TrimSpace(c.FormValue("comment"))
 	if err := examsim.CheckFlagComment(comment); err != nil {

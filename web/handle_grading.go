@@ -44,7 +44,7 @@ func gradingURL(t examsim.Target) string {
 
 func (s *Server) needDisputes() error {
 	if s.Disputes == nil {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+		return examsim.E(examsim.ENOTFOUND, "error.page_not_found")
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func (s *Server) gradable(c echo.Context) (*examsim.Gradable, *questions.Questio
 	if err := s.needDisputes(); err != nil {
 		return nil, nil, err
 	}
-	notFound := examsim.Errorf(examsim.ENOTFOUND, "grading.error_not_found")
+	notFound := examsim.E(examsim.ENOTFOUND, "grading.error_not_found")
 	kind, ok := examsim.ParseTargetKind(c.Param("kind"))
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if !ok || err != nil {
@@ -123,7 +123,7 @@ func (s *Server) gradable(c echo.Context) (*examsim.Gradable, *questions.Questio
 	}
 	q, ok := s.Bank.Question(g.QuestionID)
 	if !ok || q.Text(g.Lang) == nil {
-		return nil, nil, examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", g.QuestionID)
+		return nil, nil, examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", g.QuestionID)
 	}
 	return g, q, nil
 }
@@ -188,11 +188,11 @@ func (s *Server) handleRegrade(c echo.Context) error {
 	}
 	var problem *examsim.Error
 	if convErr != nil || examsim.CheckBand(band) != nil {
-		band, problem = -1, examsim.Errorf(examsim.EINVALID, "grading.error_band")
+		band, problem = -1, examsim.E(examsim.EINVALID, "grading.error_band")
 	}
 	for _, id := range ticked {
 		if problem == nil && !slices.Contains(rubric, id) {
-			problem = examsim.Errorf(examsim.EINVALID, "grading.error_concept", "ID", id)
+			problem = examsim.E(examsim.EINVALID, "grading.error_concept", "ID", id)
 		}
 	}
 	if problem != nil {

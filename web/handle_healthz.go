@@ -13,7 +13,7 @@ import (
 func (s *Server) handleHealthz(c echo.Context) error {
 	if s.Ping != nil {
 		if err := s.Ping(c.Request()); err != nil {
-			return &examsim.Error{Code: examsim.EUNAVAILABLE, Message: "error.unavailable", Detail: err.Error()}
+			return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable", Detail: err.Error()}
 		}
 	}
 	langs := []string{}

@@ -27,7 +27,7 @@ func (s *Server) handleItemStats(c echo.Context) error {
 		return err
 	}
 	if s.ItemStats == nil {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.page_not_found")
+		return examsim.E(examsim.ENOTFOUND, "error.page_not_found")
 	}
 	responses, err := s.ItemStats.Responses(c.Request().Context())
 	if err != nil {

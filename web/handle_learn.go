@@ -12,7 +12,7 @@ import (
 func (s *Server) handleLearn(c echo.Context) error {
 	topic, ok := s.Bank.Topic(c.Param("topic"))
 	if !ok {
-		return examsim.Errorf(examsim.ENOTFOUND, "error.topic_not_found", "Topic", c.Param("topic"))
+		return examsim.E(examsim.ENOTFOUND, "error.topic_not_found", "Topic", c.Param("topic"))
 	}
 	lesson := topic.Lessons[pageOf(c).Lang]
 	if lesson == nil {

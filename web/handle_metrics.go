@@ -14,7 +14,7 @@ import (
 // scraper elsewhere that sends the metrics token.
 func (s *Server) handleMetrics(c echo.Context) error {
 	if !s.metricsAllowed(c) {
-		return examsim.Errorf(examsim.EFORBIDDEN, "admin.error_metrics")
+		return examsim.E(examsim.EFORBIDDEN, "admin.error_metrics")
 	}
 	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
 	return nil

@@ -29,7 +29,7 @@ func (s *Server) handleQuestion(c echo.Context) error {
 func (s *Server) question(c echo.Context) (*questions.Question, error) {
 	q, ok := s.Bank.Question(c.Param("id"))
 	if !ok {
-		return nil, examsim.Errorf(examsim.ENOTFOUND, "error.question_not_found", "ID", c.Param("id"))
+		return nil, examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", c.Param("id"))
 	}
 	return q, nil
 }

@@ -33,7 +33,7 @@ func consoleTool(tools []sandbox.ToolInfo, name string) (sandbox.ToolInfo, error
 			return t, nil
 		}
 	}
-	return sandbox.ToolInfo{}, examsim.Errorf(examsim.EINVALID, "sandbox.console.unknown_tool", "Tool", name)
+	return sandbox.ToolInfo{}, examsim.E(examsim.EINVALID, "sandbox.console.unknown_tool", "Tool", name)
 }
 
 // handleSandboxConsole shows the console for a tool, in the session the

@@ -33,23 +33,23 @@ func parseSandboxQuery(get func(string) string) (sandboxQuery, error) {
 	}
 	if q.Scenario != "" {
 		if _, ok := sandbox.FindScenario(q.Scenario); !ok {
-			return q, examsim.Errorf(examsim.EINVALID, "sandbox.error.unknown_scenario", "Scenario", q.Scenario)
+			return q, examsim.E(examsim.EINVALID, "sandbox.error.unknown_scenario", "Scenario", q.Scenario)
 		}
 	}
 	if q.Agent != "both" && q.Agent != string(sandbox.Structured) && q.Agent != string(sandbox.Naive) {
-		return q, examsim.Errorf(examsim.EINVALID, "sandbox.error.unknown_agent", "Agent", q.Agent)
+		return q, examsim.E(examsim.EINVALID, "sandbox.error.unknown_agent", "Agent", q.Agent)
 	}
 	switch get("generic") {
 	case "", "0", "false":
 	case "1", "true", "on":
 		q.Generic = true
 	default:
-		return q, examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", "generic")
+		return q, examsim.E(examsim.EINVALID, "sandbox.error.bad_value", "Name", "generic")
 	}
 	if s := get("seed"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
-			return q, examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", "seed")
+			return q, examsim.E(examsim.EINVALID, "sandbox.error.bad_value", "Name", "seed")
 		}
 		q.Seed = n
 	}
@@ -158,7 +158,7 @@ func (s *Server) handleSandbox(c echo.Context) error {
 		return err
 	}
 	if (step > 0 || editCall > 0) && q.Agent == "both" {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.one_agent")
+		return examsim.E(examsim.EINVALID, "sandbox.error.one_agent")
 	}
 	for _, run := range q.runs() {
 		tr, err := s.Sandbox.Play(c.Request().Context(), run, nil)
@@ -173,7 +173,7 @@ func (s *Server) handleSandbox(c echo.Context) error {
 		if editCall > 0 {
 			text, ok := resultOfCall(tr, editCall)
 			if !ok {
-				return examsim.Errorf(examsim.EINVALID, "sandbox.error.no_such_call", "Call", editCall)
+				return examsim.E(examsim.EINVALID, "sandbox.error.no_such_call", "Call", editCall)
 			}
 			v.Edit = &editView{Call: editCall, Text: text}
 		}
@@ -250,7 +250,7 @@ func optionalInt(s, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > 1000 {
-		return 0, examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", name)
+		return 0, examsim.E(examsim.EINVALID, "sandbox.error.bad_value", "Name", name)
 	}
 	return n, nil
 }

@@ -20,15 +20,15 @@ func (s *Server) handleSandboxPredict(c echo.Context) error {
 		return err
 	}
 	if q.Scenario == "" || q.Agent == "both" {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.one_agent")
+		return examsim.E(examsim.EINVALID, "sandbox.error.one_agent")
 	}
 	n, err := optionalInt(c.FormValue("decision"), "decision")
 	if err != nil || n == 0 {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", "decision")
+		return examsim.E(examsim.EINVALID, "sandbox.error.bad_value", "Name", "decision")
 	}
 	move := c.FormValue("move")
 	if !sandbox.ValidMove(move) {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_move", "Move", move)
+		return examsim.E(examsim.EINVALID, "sandbox.error.bad_move", "Move", move)
 	}
 	run := q.runs()[0]
 	var decision *sandbox.Event
@@ -39,7 +39,7 @@ func (s *Server) handleSandboxPredict(c echo.Context) error {
 		}
 	}
 	if decision == nil {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", "decision")
+		return examsim.E(examsim.EINVALID, "sandbox.error.bad_value", "Name", "decision")
 	}
 	learner, err := s.ensureLearner(c)
 	if err != nil {

@@ -19,11 +19,11 @@ func (s *Server) handleSandboxReplay(c echo.Context) error {
 		return err
 	}
 	if q.Scenario == "" || q.Agent == "both" {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.one_agent")
+		return examsim.E(examsim.EINVALID, "sandbox.error.one_agent")
 	}
 	call, err := optionalInt(c.FormValue("call"), "call")
 	if err != nil || call == 0 {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.bad_value", "Name", "call")
+		return examsim.E(examsim.EINVALID, "sandbox.error.bad_value", "Name", "call")
 	}
 	run := q.runs()[0]
 	original, err := s.Sandbox.Play(c.Request().Context(), run, nil)
@@ -32,7 +32,7 @@ func (s *Server) handleSandboxReplay(c echo.Context) error {
 	}
 	tool, ok := toolOfCall(original, call)
 	if !ok {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.no_such_call", "Call", call)
+		return examsim.E(examsim.EINVALID, "sandbox.error.no_such_call", "Call", call)
 	}
 	v := s.newSandboxPage(c, q)
 	text := c.FormValue("result")

@@ -18,7 +18,7 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 		return err
 	}
 	if q.Scenario == "" || q.Agent == "both" {
-		return examsim.Errorf(examsim.EINVALID, "sandbox.error.one_agent")
+		return examsim.E(examsim.EINVALID, "sandbox.error.one_agent")
 	}
 	run := q.runs()[0]
 	if err := run.Check(); err != nil {

@@ -44,7 +44,7 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				err = &examsim.Error{Code: examsim.EINTERNAL, Message: "error.internal",
+				err = &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal",
 					Detail: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
 			}
 		}()
@@ -66,7 +66,7 @@ func (s *Server) csrf() echo.MiddlewareFunc {
 			CookieSameSite: http.SameSiteLaxMode,
 			CookieSecure:   secure,
 			ErrorHandler: func(err error, c echo.Context) error {
-				return examsim.Errorf(examsim.EFORBIDDEN, "error.csrf")
+				return examsim.E(examsim.EFORBIDDEN, "error.csrf")
 			},
 		})
 	}

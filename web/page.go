@@ -132,7 +132,7 @@ func (s *Server) withLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 		if q := c.QueryParam("lang"); q != "" {
 			l, ok := examsim.ParseLang(q)
 			if !ok {
-				return examsim.Errorf(examsim.EINVALID, "error.unknown_language", "Lang", q)
+				return examsim.E(examsim.EINVALID, "error.unknown_language", "Lang", q)
 			}
 			p.Lang = l
 			s.setLangCookie(c, l)
@@ -180,5 +180,5 @@ func (p *Page) errorText(e *examsim.Error) string {
 	for k, v := range e.Args {
 		args = append(args, k, v)
 	}
-	return p.Catalog.T(p.Lang, e.Message, args...)
+	return p.Catalog.T(p.Lang, e.MessageID, args...)
 }
