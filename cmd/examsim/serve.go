@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,7 +29,19 @@ func envOr(name, def string) string {
 	return def
 }
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// serveOptions are serve's flags, read and checked.
+type serveOptions struct {
+	addr, dbPath, qdir string
+	mcpAnyHost         bool
+	origins            []string
+	benchCeiling       bool
+	tlsConfig          *tls.Config
+	proxies            proxyList
+}
+
+// parseServeFlags reads serve's flags and environment; a non-zero code means
+// the command line was wrong and has been explained on stderr.
+func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("EXAMSIM_ADDR", "127.0.0.1:8080"), "address to listen on (EXAMSIM_ADDR)")
@@ -43,29 +56,58 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	tlsCert := fs.String("tls-cert", envOr("EXAMSIM_TLS_CERT", ""),
 		"serve HTTPS with this PEM certificate (and --tls-key): every response then carries HSTS and cookies are Secure (EXAMSIM_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envOr("EXAMSIM_TLS_KEY", ""), "the PEM private key of --tls-cert (EXAMSIM_TLS_KEY)")
-	var proxies proxyList
-	fs.Var(&proxies, "trusted-proxy",
+	o := &serveOptions{}
+	fs.Var(&o.proxies, "trusted-proxy",
 		"a reverse proxy (CIDR block or address; repeat for more) whose X-Forwarded-For and X-Forwarded-Proto are believed, for rate limits, HSTS and Secure cookies; from anyone else they are ignored (EXAMSIM_TRUSTED_PROXY, comma-separated)")
-	if err := proxies.Set(envOr("EXAMSIM_TRUSTED_PROXY", "")); err != nil {
+	if err := o.proxies.Set(envOr("EXAMSIM_TRUSTED_PROXY", "")); err != nil {
 		fmt.Fprintf(stderr, "examsim serve: EXAMSIM_TRUSTED_PROXY: %v\n", err)
-		return 2
+		return nil, 2
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return nil, 2
 	}
-	origins, err := sandbox.ParseOrigins(*mcpOrigins)
-	if err != nil {
+	var err error
+	if o.origins, err = sandbox.ParseOrigins(*mcpOrigins); err != nil {
 		fmt.Fprintf(stderr, "examsim serve: --mcp-allowed-origins: %v\n", err)
-		return 2
+		return nil, 2
 	}
-	tlsConfig, err := serverTLS(*tlsCert, *tlsKey)
-	if err != nil {
+	if o.tlsConfig, err = serverTLS(*tlsCert, *tlsKey); err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
-		return 2
+		return nil, 2
+	}
+	o.addr, o.dbPath, o.qdir, o.mcpAnyHost, o.benchCeiling = *addr, *dbPath, *qdir, *mcpAnyHost, *benchCeiling
+	return o, 0
+}
+
+// openServingDB takes the one-server lock on the database and opens it. The
+// caller closes db, then calls release: the lock outlives the database.
+func openServingDB(ctx context.Context, path string, stderr io.Writer) (db *store.DB, release func() error, code int) {
+	release, err := store.LockForServing(path)
+	var inUse *store.InUseError
+	if errors.As(err, &inUse) {
+		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another file.\n", err)
+		return nil, nil, 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		return nil, nil, 1
+	}
+	db, err = store.Open(ctx, path)
+	if err != nil {
+		_ = release() // the open error is the one to report
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		return nil, nil, 1
+	}
+	return db, release, 0
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, code := parseServeFlags(args, stderr)
+	if code != 0 {
+		return code
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-
-	bank, problems := loadBank(*qdir)
+	bank, problems := loadBank(o.qdir)
 	if len(problems) > 0 {
 		fmt.Fprintln(stderr, problems.Error())
 		fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
@@ -76,22 +118,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	}
-	release, err := store.LockForServing(*dbPath)
-	var inUse *store.InUseError
-	if errors.As(err, &inUse) {
-		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another file.\n", err)
-		return 1
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
-		return 1
+	db, release, code := openServingDB(ctx, o.dbPath, stderr)
+	if code != 0 {
+		return code
 	}
 	defer release() // after the database is closed: deferred first, run last
-	db, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", *dbPath, err)
-		return 1
-	}
 	defer db.Close()
 	key, err := db.Secret(ctx, "cookie")
 	if err != nil {
@@ -104,15 +135,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{
 		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
-		Sandbox: sandbox.New(), MCPAllowAnyHost: *mcpAnyHost, MCPAllowedOrigins: origins, Classroom: hub,
-		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: *benchCeiling,
-		SecureCookies: tlsConfig != nil, TrustedProxies: proxies,
+		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
+		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
+		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,
 	}
 	cfg.UseServices(services)
 	handler := web.New(cfg)
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", *addr, err)
+		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", o.addr, err)
 		return 1
 	}
 	// Headers must arrive within 10 s and an idle keep-alive connection is
@@ -120,16 +151,23 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// (the handler times it). No ReadTimeout or WriteTimeout: either would
 	// end every event stream and long MCP call at that age.
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		MaxHeaderBytes: 64 << 10, TLSConfig: tlsConfig}
+		MaxHeaderBytes: 64 << 10, TLSConfig: o.tlsConfig}
 	// Event streams never finish by themselves: end them, with a retry hint,
 	// when Shutdown begins, or they would hold it up.
 	srv.RegisterOnShutdown(handler.CloseStreams)
 	scheme := "http"
-	if tlsConfig != nil {
+	if o.tlsConfig != nil {
 		scheme = "https"
 	}
-	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), *dbPath)
+	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), o.dbPath)
+	return serveUntilDone(ctx, srv, ln, hub, db, stdout, stderr)
+}
 
+// serveUntilDone serves until ctx ends, then shuts down in order: stop
+// accepting, let in-flight requests finish (an answer waiting for its group
+// commit is one), commit what the classroom writer still holds, and only then
+// close the database.
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
 	// Loading a big bank leaves several times its size in garbage; return it
 	// to the system now, beside serving, rather than over the next minutes.
 	go debug.FreeOSMemory()
@@ -139,7 +177,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	windsDown.Store(true)
 	errc := make(chan error, 1)
 	go func() {
-		if tlsConfig != nil {
+		if srv.TLSConfig != nil {
 			errc <- srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
 		} else {
 			errc <- srv.Serve(ln)
@@ -151,9 +189,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	case <-ctx.Done():
 	}
-	// Stop accepting, let in-flight requests finish (an answer waiting for
-	// its group commit is one), then commit what the classroom writer still
-	// holds, and only then close the database.
 	fmt.Fprintln(stdout, "examsim: stopping: no new connections; finishing requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
