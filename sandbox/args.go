@@ -11,6 +11,11 @@ import (
 	"github.com/examsim/examsim"
 )
 
+// A tool's arguments are declared once, as a list of argSpec: decodeArgs
+// checks calls against it and inputSchema derives the listed inputSchema
+// from it, so what clients are told and what the sandbox accepts cannot
+// drift apart.
+
 type argKind int
 
 const (
@@ -29,11 +34,51 @@ func (k argKind) String() string {
 	return "a string"
 }
 
+// jsonType is the kind's JSON Schema type.
+func (k argKind) jsonType() string {
+	switch k {
+	case numberArg:
+		return "number"
+	case integerArg:
+		return "integer"
+	}
+	return "string"
+}
+
 type argSpec struct {
-	name     string
-	kind     argKind
-	required bool
-	example  string
+	name        string
+	kind        argKind
+	required    bool
+	example     string // JSON, shown in error messages and the console
+	description string // the property's description in inputSchema
+	// bounds are advertised in inputSchema only: the handler checks them,
+	// with a message that says what to ask for instead.
+	minimum, maximum *float64
+}
+
+func bound(f float64) *float64 { return &f }
+
+// inputSchema is a tool's inputSchema: the declared properties, the required
+// ones, and nothing else. Keys come out sorted, as encoding/json writes maps.
+func inputSchema(specs []argSpec) json.RawMessage {
+	properties := map[string]any{}
+	required := []string{}
+	for _, s := range specs {
+		p := map[string]any{"type": s.kind.jsonType(), "description": s.description}
+		if s.minimum != nil {
+			p["minimum"] = *s.minimum
+		}
+		if s.maximum != nil {
+			p["maximum"] = *s.maximum
+		}
+		properties[s.name] = p
+		if s.required {
+			required = append(required, s.name)
+		}
+	}
+	b, _ := json.Marshal(map[string]any{ // strings, numbers and maps of them always marshal
+		"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+	return b
 }
 
 // args are a call's decoded arguments.

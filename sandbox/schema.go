@@ -70,16 +70,3 @@ const sourceSchema = `{"type": "object", "properties": {
 const refundSchema = `{"type": "object", "properties": {
 	"refund_id": {"type": "string"}, "order_id": {"type": "string"}, "amount_gbp": {"type": "number"}, "status": {"type": "string"}},
 	"required": ["refund_id", "order_id", "amount_gbp", "status"]}`
-
-// inputSchema is a tool's inputSchema: the listed properties, the required
-// ones, and nothing else.
-func inputSchema(properties string, required ...string) json.RawMessage {
-	req, _ := json.Marshal(required)
-	s := fmt.Sprintf(`{"type": "object", "properties": %s, "required": %s, "additionalProperties": false}`, properties, req)
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		panic("sandbox: bad input schema: " + err.Error())
-	}
-	b, _ := json.Marshal(v)
-	return b
-}

@@ -116,6 +116,8 @@ type call struct {
 	session   *sessionState
 }
 
+// toolDef is one tool. Its arguments are declared only in specs; tools()
+// derives tool.InputSchema from them.
 type toolDef struct {
 	tool   *mcp.Tool
 	specs  []argSpec
@@ -164,14 +166,25 @@ var (
 const errorsNote = " Every error result has isError true and structuredContent {errorCategory, isRetryable, description, attempted_query}; wrong-typed or extra arguments are validation errors."
 
 func (sb *Sandbox) tools() []toolDef {
-	return []toolDef{
+	defs := []toolDef{
 		lookupCustomerTool(),
 		lookupOrderTool(),
 		issueRefundTool(),
 		financialRecordsTool(),
 		searchSourcesTool(),
 	}
+	for _, d := range defs {
+		if d.tool.InputSchema != nil {
+			panic("sandbox: " + d.tool.Name + " declares an InputSchema; declare its arguments in specs only")
+		}
+		d.tool.InputSchema = inputSchema(d.specs)
+	}
+	return defs
 }
+
+// orderIDArg is the order_id that lookup_order and issue_refund share.
+var orderIDArg = argSpec{name: "order_id", kind: stringArg, required: true, example: `"#12345"`,
+	description: "The order id in the format #NNNNN, e.g. #12345"}
 
 // lookupCustomerTool is the customer lookup, with its valid-empty and transient cases.
 func lookupCustomerTool() toolDef {
@@ -186,11 +199,11 @@ func lookupCustomerTool() toolDef {
 				"An email at flaky.example meets a failing replica on every other call (transient, no retry_after_ms): the next call reaches a healthy one. " +
 				"An email at down.example meets a database that stays down for 10 minutes; its errors can only hint retry_after_ms 2000, so retries run out and the agent must escalate. " +
 				"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
-			InputSchema:  inputSchema(`{"email": {"type": "string", "description": "The customer's email, e.g. a.nowak@example.com"}}`, "email"),
 			OutputSchema: outputSchema(listSchema(customerSchema)),
 			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
-		specs:  []argSpec{{name: "email", kind: stringArg, required: true, example: `"a.nowak@example.com"`}},
+		specs: []argSpec{{name: "email", kind: stringArg, required: true, example: `"a.nowak@example.com"`,
+			description: "The customer's email, e.g. a.nowak@example.com"}},
 		handle: lookupCustomer,
 	}
 }
@@ -204,11 +217,10 @@ func lookupOrderTool() toolDef {
 			Description: "Looks an order up by id. Order ids use the format #NNNNN, for example #12345. " +
 				"Known orders: #12345, #48213, #30517. Another well-formed id (say #99999) is a valid empty result. " +
 				"An id in any other format, such as \"order-abc\", is a validation error (isRetryable false) whose description gives the expected format and the value received." + errorsNote,
-			InputSchema:  inputSchema(`{"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"}}`, "order_id"),
 			OutputSchema: outputSchema(listSchema(orderSchema)),
 			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
-		specs:  []argSpec{{name: "order_id", kind: stringArg, required: true, example: `"#12345"`}},
+		specs:  []argSpec{orderIDArg},
 		handle: lookupOrder,
 	}
 }
@@ -223,15 +235,12 @@ func issueRefundTool() toolDef {
 				"Refunds on one order count together within an MCP session: up to £%d in all succeeds. Going over £%d, whether in one refund or split into several, is a business error (isRetryable false): a manager must approve it, so the agent must escalate to a human with the details the description lists. "+
 				"Refunding more than the order's total is a business error too. "+
 				"A badly formatted order_id (not #NNNNN), an unknown order or an amount of zero or less is a validation error. Known orders: #12345 (£750), #48213 (£89.99), #30517 (£120).", RefundLimitGBP, RefundLimitGBP) + errorsNote,
-			InputSchema: inputSchema(`{
-				"order_id": {"type": "string", "description": "The order id in the format #NNNNN, e.g. #12345"},
-				"amount_gbp": {"type": "number", "description": "The refund in pounds, e.g. 120.50"}}`, "order_id", "amount_gbp"),
 			OutputSchema: outputSchema(refundSchema),
 			Annotations:  &mcp.ToolAnnotations{IdempotentHint: true},
 		},
 		specs: []argSpec{
-			{name: "order_id", kind: stringArg, required: true, example: `"#12345"`},
-			{name: "amount_gbp", kind: numberArg, required: true, example: "120.50"},
+			orderIDArg,
+			{name: "amount_gbp", kind: numberArg, required: true, example: "120.50", description: "The refund in pounds, e.g. 120.50"},
 		},
 		handle: issueRefund,
 	}
@@ -248,11 +257,11 @@ func financialRecordsTool() toolDef {
 				"To call as a principal with finance access, set _meta {\"" + MetaPrincipal + "\": \"" + FinancePrincipal + "\"} on the tools/call request, " +
 				"or over HTTP send the header " + HeaderPrincipal + ": " + FinancePrincipal + "; then the call succeeds. " +
 				"A customer_id in another format is a validation error; an unknown well-formed id is a valid empty result." + errorsNote,
-			InputSchema:  inputSchema(`{"customer_id": {"type": "string", "description": "The customer id, e.g. C-1042"}}`, "customer_id"),
 			OutputSchema: outputSchema(listSchema(invoiceSchema)),
 			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
-		specs:  []argSpec{{name: "customer_id", kind: stringArg, required: true, example: `"C-1042"`}},
+		specs: []argSpec{{name: "customer_id", kind: stringArg, required: true, example: `"C-1042"`,
+			description: "The customer id, e.g. C-1042"}},
 		handle: financialRecordsFor,
 	}
 }
@@ -269,17 +278,16 @@ func searchSourcesTool() toolDef {
 				"A query with the word \"live\" uses the live feed, whose quota is shared with other tenants: its errors hint retry_after_ms %d, but the quota only comes back after a minute. "+
 				"An empty query, a max_sources outside 1 to %d or an offset past the corpus is a validation error.", MaxSources, MaxSources,
 				SourcesBeforeRateLimit, formatWait(NewsWindow), LiveHint.Milliseconds(), MaxSources) + errorsNote,
-			InputSchema: inputSchema(`{
-				"query": {"type": "string", "description": "What to search for, e.g. EU battery regulation"},
-				"max_sources": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many sources to collect, 1 to 10"},
-				"offset": {"type": "integer", "minimum": 0, "maximum": 9, "description": "How many sources to skip first, e.g. 6 to fetch from source 7 on; default 0"}}`, "query", "max_sources"),
 			OutputSchema: outputSchema(listSchema(sourceSchema)),
 			Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true},
 		},
 		specs: []argSpec{
-			{name: "query", kind: stringArg, required: true, example: `"EU battery regulation"`},
-			{name: "max_sources", kind: integerArg, required: true, example: "10"},
-			{name: "offset", kind: integerArg, example: "6"},
+			{name: "query", kind: stringArg, required: true, example: `"EU battery regulation"`,
+				description: "What to search for, e.g. EU battery regulation"},
+			{name: "max_sources", kind: integerArg, required: true, example: "10", minimum: bound(1), maximum: bound(MaxSources),
+				description: fmt.Sprintf("How many sources to collect, 1 to %d", MaxSources)},
+			{name: "offset", kind: integerArg, example: "6", minimum: bound(0), maximum: bound(MaxSources - 1),
+				description: "How many sources to skip first, e.g. 6 to fetch from source 7 on; default 0"},
 		},
 		handle: searchSources,
 	}
