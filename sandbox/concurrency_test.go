@@ -19,12 +19,7 @@ func TestOneSessionHammeredConcurrently(t *testing.T) {
 	srv := httptest.NewServer(sb.HTTPHandler(HTTPOptions{}))
 	defer srv.Close()
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hammer", Version: "1"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := httpClient(t, srv.URL)
 
 	const workers, perWorker, emails = 64, 12, 5
 	var wg sync.WaitGroup
@@ -63,12 +58,7 @@ func TestOneSessionTouchesEveryMapConcurrently(t *testing.T) {
 	srv := httptest.NewServer(New().HTTPHandler(HTTPOptions{}))
 	defer srv.Close()
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hammer", Version: "1"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := httpClient(t, srv.URL)
 
 	calls := []mcp.CallToolParams{
 		{Name: "lookup_customer", Arguments: map[string]any{"email": "sam.ng@flaky.example"}},

@@ -54,12 +54,7 @@ func TestStreamableHTTP(t *testing.T) {
 	defer srv.Close()
 
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := httpClient(t, srv.URL)
 	// slow.example runs on the session's clock: a call before the stated
 	// wait fails again, one after it succeeds.
 	var got []bool
