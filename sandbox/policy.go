@@ -200,6 +200,14 @@ func excerpt(s string, n int) string {
 
 var digits = regexp.MustCompile(`\d+`)
 
+// reformatID rebuilds an id as prefix and its digits, when it has exactly n
+// digits: "order 12345" becomes "#12345", "1042" becomes "C-1042".
+func reformatID(id any, prefix string, n int) (string, bool) {
+	s, _ := id.(string)
+	d := strings.Join(digits.FindAllString(s, -1), "")
+	return prefix + d, len(d) == n
+}
+
 // fixArguments corrects arguments the way a validation error's description
 // says, or returns nil when the description gives no fix this agent can
 // apply (then it asks a person instead of guessing).
@@ -213,19 +221,17 @@ func fixArguments(tool string, in map[string]any, description string) map[string
 	}
 	switch {
 	case strings.Contains(description, "#NNNNN"):
-		id, _ := in["order_id"].(string)
-		d := strings.Join(digits.FindAllString(id, -1), "")
-		if len(d) != 5 {
+		id, ok := reformatID(in["order_id"], "#", 5)
+		if !ok {
 			return nil
 		}
-		out["order_id"] = "#" + d
+		out["order_id"] = id
 	case strings.Contains(description, "C-NNNN"):
-		id, _ := in["customer_id"].(string)
-		d := strings.Join(digits.FindAllString(id, -1), "")
-		if len(d) != 4 {
+		id, ok := reformatID(in["customer_id"], "C-", 4)
+		if !ok {
 			return nil
 		}
-		out["customer_id"] = "C-" + d
+		out["customer_id"] = id
 	case strings.Contains(description, "max_sources must be from 1 to"):
 		n, _ := in["max_sources"].(float64)
 		out["max_sources"] = min(max(n, 1), MaxSources)
