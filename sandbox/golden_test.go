@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,7 +32,7 @@ func compareGolden(t *testing.T, name string, got []byte) {
 	if err != nil {
 		t.Fatalf("%v (run go test ./sandbox -run %s -update to create it)", err, t.Name())
 	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
 		t.Errorf("%s changed (-want +got); if the change is meant, rerun with -update:\n%s", path, diff)
 	}
 }
