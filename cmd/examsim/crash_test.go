@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/store"
 )
 
@@ -77,7 +78,7 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 		practice.Add(1)
 		go func() {
 			defer practice.Done()
-			u := newVUser(srv.URL, tr)
+			u := loadgen.NewVUser(srv.URL, tr)
 			for n := 0; ; n++ {
 				select {
 				case <-killed:
@@ -158,9 +159,9 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 	srv = startServer(t, bin, dbPath)
 	tr.CloseIdleConnections()
 	for _, st := range class {
-		st.u.base = srv.URL
+		st.u.Base = srv.URL
 	}
-	room.host.base = srv.URL
+	room.host.Base = srv.URL
 	var resent, already int
 	for k, st := range unacked {
 		if k.index != killedIndex {
@@ -179,7 +180,7 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 		}
 	}
 	t.Logf("after the restart: %d answers taken again, %d found already committed", resent, already)
-	if id := practiceAnswer(ctx, newVUser(srv.URL, tr), room.qids[0], "after the restart"); id == 0 {
+	if id := practiceAnswer(ctx, loadgen.NewVUser(srv.URL, tr), room.qids[0], "after the restart"); id == 0 {
 		t.Error("a practice answer after the restart was not taken")
 	}
 	if err := srv.cmd.Process.Signal(sigterm); err != nil {
@@ -200,7 +201,7 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 	}
 	classes := store.NewClassroomService(db)
 	var sessionID int64
-	fmt.Sscan(room.id, &sessionID)
+	fmt.Sscan(room.ID, &sessionID)
 	players, err := classes.ListPlayers(ctx, sessionID)
 	if err != nil {
 		t.Fatal(err)

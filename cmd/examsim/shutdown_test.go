@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 )
@@ -25,14 +26,15 @@ type sseLog struct {
 	err    error
 }
 
-// readStream reads an event stream until the server ends it.
-func readStream(name string, client *http.Client, req *http.Request, openOnHeaders bool) *sseLog {
+// readStream opens an event stream with connect and reads it until the
+// server ends it.
+func readStream(name string, connect func() (*http.Response, error), openOnHeaders bool) *sseLog {
 	s := &sseLog{name: name, opened: make(chan struct{}), ended: make(chan struct{})}
 	go func() {
 		defer close(s.ended)
 		var once sync.Once
 		open := func() { once.Do(func() { close(s.opened) }) }
-		resp, err := client.Do(req)
+		resp, err := connect()
 		if err != nil {
 			s.err = err
 			return
@@ -40,7 +42,7 @@ func readStream(name string, client *http.Client, req *http.Request, openOnHeade
 		defer resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 			b, _ := io.ReadAll(resp.Body)
-			s.err = fmt.Errorf("status %d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), excerptOf(string(b)))
+			s.err = fmt.Errorf("status %d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), loadgen.Excerpt(string(b)))
 			return
 		}
 		if openOnHeaders {
@@ -107,7 +109,7 @@ func openMCPStream(ctx context.Context, base string) (*sseLog, error) {
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", session)
 	req.Header.Set("Mcp-Protocol-Version", sandbox.ProtocolVersion)
-	return readStream("mcp", http.DefaultClient, req, true), nil
+	return readStream("mcp", func() (*http.Response, error) { return http.DefaultClient.Do(req) }, true), nil
 }
 
 // TestSIGTERMFinishesRequestsAndClosesStreams stops a real examsim process
@@ -136,15 +138,13 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	var streams []*sseLog
-	eventStream := func(name string, u *vuser, path string) *sseLog {
-		req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		return readStream(name, u.stream, req, false)
+	eventStream := func(name string, u *loadgen.VUser, path string) *sseLog {
+		return readStream(name, func() (*http.Response, error) { return u.OpenStream(ctx, path) }, false)
 	}
 	for _, st := range class {
-		streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.id+"/events"))
+		streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.ID+"/events"))
 	}
-	streams = append(streams, eventStream("host", room.host, "/class/s/"+room.id+"/host/events"))
+	streams = append(streams, eventStream("host", room.host, "/class/s/"+room.ID+"/host/events"))
 	mcpStream, err := openMCPStream(ctx, srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 		t.Error(err)
 	}
 	var sessionID int64
-	fmt.Sscan(room.id, &sessionID)
+	fmt.Sscan(room.ID, &sessionID)
 	classes := store.NewClassroomService(db)
 	players, _ := classes.ListPlayers(ctx, sessionID)
 	nickOf := map[int64]string{}
