@@ -19,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/internal/loadgen"
+	"github.com/examsim/examsim/store"
 )
 
 // sigterm is what a service manager sends to stop a server.
@@ -149,13 +151,14 @@ func startServer(t *testing.T, bin, db string) *serverProc {
 	return p
 }
 
-// wait waits for the process to exit, up to limit, and returns its exit code.
-func (p *serverProc) wait(limit time.Duration) int {
-	p.t.Helper()
+// wait waits for the process to exit, up to limit, and returns its exit
+// code; t is the (sub)test that waits.
+func (p *serverProc) wait(t *testing.T, limit time.Duration) int {
+	t.Helper()
 	select {
 	case <-p.done:
 	case <-time.After(limit):
-		p.t.Fatalf("examsim serve did not exit within %s:\n%s", limit, p.out.String())
+		t.Fatalf("examsim serve did not exit within %s:\n%s", limit, p.out.String())
 	}
 	var exit *exec.ExitError
 	if errors.As(p.waited, &exit) {
@@ -277,6 +280,79 @@ func practiceAnswer(ctx context.Context, u *loadgen.VUser, qid, explanation stri
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(hdr.Get("Location"), "/attempts/"), 10, 64)
 	return id
+}
+
+// liveRoomProcess is a real examsim serve on a fresh database with an
+// instructor's live room open and students joined: the set-up of the tests
+// that stop the process in the middle of a burst of answers.
+type liveRoomProcess struct {
+	bin, db string
+	srv     *serverProc
+	tr      *http.Transport
+	room    *classroomFixture
+	class   []*student
+}
+
+// startLiveRoomProcess builds and starts examsim on name.db and opens a
+// room of questions questions that students (named prefix1, prefix2, ...)
+// have joined.
+func startLiveRoomProcess(ctx context.Context, t *testing.T, name string, questions, students int, prefix string) *liveRoomProcess {
+	t.Helper()
+	p := &liveRoomProcess{bin: buildExamsim(t), db: filepath.Join(t.TempDir(), name+".db"), tr: newTransport()}
+	t.Cleanup(p.tr.CloseIdleConnections)
+	user, password := name+"_teacher", name+"-Test-pass-7421"
+	addUser(t, p.bin, p.db, user, password, "instructor")
+	p.srv = startServer(t, p.bin, p.db)
+	var err error
+	if p.room, err = openRoom(ctx, p.srv.URL, p.tr, user, password, questions); err != nil {
+		t.Fatalf("opening a live room of %d questions: %v", questions, err)
+	}
+	if p.class, err = p.room.joinAll(ctx, p.srv.URL, p.tr, prefix, students); err != nil {
+		t.Fatalf("joining %d students: %v", students, err)
+	}
+	return p
+}
+
+// answerKey is one student's answer to one question (0-based).
+type answerKey struct {
+	nick  string
+	index int
+}
+
+// storedAnswers opens the stopped server's database, checks its integrity
+// and returns the room's stored answers by student and question.
+func storedAnswers(ctx context.Context, t *testing.T, dbPath, roomID string) (map[answerKey]*examsim.ClassAnswer, *store.DB) {
+	t.Helper()
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Errorf("after the stop: %v", err)
+	}
+	sessionID, err := strconv.ParseInt(roomID, 10, 64)
+	if err != nil {
+		t.Fatalf("room id %q: %v", roomID, err)
+	}
+	classes := store.NewClassroomService(db)
+	players, err := classes.ListPlayers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nickOf := map[int64]string{}
+	for _, p := range players {
+		nickOf[p.ID] = p.Nickname
+	}
+	answers, err := classes.ListAnswers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[answerKey]*examsim.ClassAnswer{}
+	for _, a := range answers {
+		stored[answerKey{nickOf[a.PlayerID], a.QuestionIndex}] = a
+	}
+	return stored, db
 }
 
 func newTransport() *http.Transport {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/sandbox"
-	"github.com/examsim/examsim/store"
 )
 
 // sseLog is one event stream as a client read it.
@@ -119,135 +117,117 @@ func openMCPStream(ctx context.Context, base string) (*sseLog, error) {
 // themselves once it is up again), finish the answers in flight, commit
 // them before the database closes, and exit 0.
 func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
-	bin := buildExamsim(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	dbPath := filepath.Join(t.TempDir(), "shutdown.db")
-	const password = "shutdown-Test-pass-3317"
-	addUser(t, bin, dbPath, "stop_teacher", password, "instructor")
-	srv := startServer(t, bin, dbPath)
-	tr := newTransport()
-	defer tr.CloseIdleConnections()
+	p := startLiveRoomProcess(ctx, t, "shutdown", 2, 40, "p")
+	room, class, srv := p.room, p.class, p.srv
 
-	room, err := openRoom(ctx, srv.URL, tr, "stop_teacher", password, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	class, err := room.joinAll(ctx, srv.URL, tr, "p", 40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var streams []*sseLog
-	eventStream := func(name string, u *loadgen.VUser, path string) *sseLog {
-		return readStream(name, func() (*http.Response, error) { return u.OpenStream(ctx, path) }, false)
-	}
-	for _, st := range class {
-		streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.ID+"/events"))
-	}
-	streams = append(streams, eventStream("host", room.host, "/class/s/"+room.ID+"/host/events"))
-	mcpStream, err := openMCPStream(ctx, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	streams = append(streams, mcpStream)
-	for _, s := range streams {
-		select {
-		case <-s.opened:
-		case <-s.ended:
-			t.Fatalf("the %s stream ended before SIGTERM: %v", s.name, s.err)
-		case <-ctx.Done():
-			t.Fatalf("the %s stream never opened", s.name)
-		}
-	}
-	if err := room.control(ctx, "next", -1); err != nil {
-		t.Fatal(err)
-	}
-
-	// Everyone answers at once; SIGTERM goes with the first acknowledgement,
-	// while the rest are in flight.
 	var (
-		mu        sync.Mutex
-		acked     = map[string]string{}
-		unacked   int
-		terminate sync.Once
-		burst     sync.WaitGroup
+		streams   []*sseLog
+		mcpStream *sseLog
 	)
-	for _, st := range class {
-		burst.Add(1)
-		go func() {
-			defer burst.Done()
-			text := st.nick + " says: validation error, do not retry"
-			_, ok := room.answer(ctx, st, 0, "B", text)
-			mu.Lock()
-			defer mu.Unlock()
-			if !ok {
-				unacked++
-				return
+	if !t.Run("every event stream opens", func(t *testing.T) {
+		eventStream := func(name string, u *loadgen.VUser, path string) *sseLog {
+			return readStream(name, func() (*http.Response, error) { return u.OpenStream(ctx, path) }, false)
+		}
+		for _, st := range class {
+			streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.ID+"/events"))
+		}
+		streams = append(streams, eventStream("host", room.host, "/class/s/"+room.ID+"/host/events"))
+		var err error
+		if mcpStream, err = openMCPStream(ctx, srv.URL); err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, mcpStream)
+		for _, s := range streams {
+			select {
+			case <-s.opened:
+			case <-s.ended:
+				t.Fatalf("the %s stream ended before SIGTERM: %v", s.name, s.err)
+			case <-ctx.Done():
+				t.Fatalf("the %s stream never opened", s.name)
 			}
-			acked[st.nick] = text
-			terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
-		}()
-	}
-	burst.Wait()
-	terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
-	waitStart := time.Now()
-	if code := srv.wait(30 * time.Second); code != 0 {
-		t.Fatalf("examsim serve exited %d on SIGTERM", code)
-	}
-	t.Logf("%d answers acknowledged, %d not (sent after the server stopped accepting); the server exited %s after the burst",
-		len(acked), unacked, time.Since(waitStart).Round(time.Millisecond))
-	if len(acked) == 0 {
-		t.Fatal("no answer was acknowledged")
-	}
-	for _, want := range []string{"examsim: stopping", "examsim: stopped"} {
-		if !strings.Contains(srv.out.String(), want) {
-			t.Errorf("the server did not say %q:\n%s", want, srv.out.String())
 		}
+	}) {
+		return
 	}
 
-	for _, s := range streams {
-		select {
-		case <-s.ended:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the %s stream is still open after the server exited", s.name)
+	acked := map[string]string{}
+	if !t.Run("SIGTERM in the middle of a burst exits 0", func(t *testing.T) {
+		if err := room.control(ctx, "next", -1); err != nil {
+			t.Fatal(err)
 		}
-		last, retries := s.lastWord()
-		wantRetries := 2 // one on opening, one on closing
-		if s == mcpStream {
-			wantRetries = 1
+		// Everyone answers at once; SIGTERM goes with the first acknowledgement,
+		// while the rest are in flight.
+		var (
+			mu        sync.Mutex
+			unacked   int
+			terminate sync.Once
+			burst     sync.WaitGroup
+		)
+		for _, st := range class {
+			burst.Add(1)
+			go func() {
+				defer burst.Done()
+				text := st.nick + " says: validation error, do not retry"
+				_, ok := room.answer(ctx, st, 0, "B", text)
+				mu.Lock()
+				defer mu.Unlock()
+				if !ok {
+					unacked++
+					return
+				}
+				acked[st.nick] = text
+				terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
+			}()
 		}
-		if s.err != nil || !strings.HasPrefix(last, "retry: ") || retries < wantRetries {
-			t.Errorf("the %s stream ended with %q after %d retry hints (err %v); want a closing retry hint", s.name, last, retries, s.err)
+		burst.Wait()
+		terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
+		waitStart := time.Now()
+		if code := srv.wait(t, 30*time.Second); code != 0 {
+			t.Fatalf("examsim serve exited %d on SIGTERM", code)
 		}
+		t.Logf("%d answers acknowledged, %d not (sent after the server stopped accepting); the server exited %s after the burst",
+			len(acked), unacked, time.Since(waitStart).Round(time.Millisecond))
+		if len(acked) == 0 {
+			t.Fatal("no answer was acknowledged")
+		}
+		for _, want := range []string{"examsim: stopping", "examsim: stopped"} {
+			if !strings.Contains(srv.out.String(), want) {
+				t.Errorf("the server did not say %q:\n%s", want, srv.out.String())
+			}
+		}
+	}) {
+		return
 	}
 
-	db, err := store.Open(ctx, dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Error(err)
-	}
-	var sessionID int64
-	fmt.Sscan(room.ID, &sessionID)
-	classes := store.NewClassroomService(db)
-	players, _ := classes.ListPlayers(ctx, sessionID)
-	nickOf := map[int64]string{}
-	for _, p := range players {
-		nickOf[p.ID] = p.Nickname
-	}
-	answers, err := classes.ListAnswers(ctx, sessionID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored := map[string]string{}
-	for _, a := range answers {
-		stored[nickOf[a.PlayerID]] = a.Explanation
-	}
-	for nick, text := range acked {
-		if stored[nick] != text {
-			t.Errorf("LOST: %s's acknowledged answer (stored: %q)", nick, stored[nick])
+	t.Run("every stream ends with a retry hint", func(t *testing.T) {
+		for _, s := range streams {
+			select {
+			case <-s.ended:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the %s stream is still open after the server exited", s.name)
+			}
+			last, retries := s.lastWord()
+			wantRetries := 2 // one on opening, one on closing
+			if s == mcpStream {
+				wantRetries = 1
+			}
+			if s.err != nil || !strings.HasPrefix(last, "retry: ") || retries < wantRetries {
+				t.Errorf("the %s stream ended with %q after %d retry hints (err %v); want a closing retry hint", s.name, last, retries, s.err)
+			}
 		}
-	}
+	})
+
+	t.Run("every acknowledged answer is stored", func(t *testing.T) {
+		stored, _ := storedAnswers(ctx, t, p.db, room.ID)
+		for nick, text := range acked {
+			switch a := stored[answerKey{nick, 0}]; {
+			case a == nil:
+				t.Errorf("LOST: %s's acknowledged answer (nothing stored)", nick)
+			case a.Explanation != text:
+				t.Errorf("LOST: %s's acknowledged answer (stored: %q)", nick, a.Explanation)
+			}
+		}
+	})
 }
