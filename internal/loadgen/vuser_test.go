@@ -10,6 +10,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/internal/loadgen"
+	"github.com/examsim/examsim/internal/scenario"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web/webtest"
 )
@@ -36,41 +37,38 @@ func TestVUserPlaysALiveRoom(t *testing.T) {
 		student = loadgen.NewVUser(app.URL, tr)
 		playTok string
 	)
-	steps := []struct {
-		name string
-		run  func(t *testing.T)
-	}{
-		{"a wrong password is a StatusError", func(t *testing.T) {
+	scenario.Run(t,
+		scenario.Step{Name: "a wrong password is a StatusError", Run: func(t *testing.T) {
 			var se *loadgen.StatusError
 			if err := host.Login(ctx, "vuser_host", "not the password"); !errors.As(err, &se) || se.Status == http.StatusSeeOther {
 				t.Fatalf("Login with a wrong password = %v; want a StatusError", err)
 			}
 		}},
-		{"login", func(t *testing.T) {
+		scenario.Step{Name: "login", Run: func(t *testing.T) {
 			if err := host.Login(ctx, "vuser_host", "vuser-pass-1"); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"the builder's form token", func(t *testing.T) {
+		scenario.Step{Name: "the builder's form token", Run: func(t *testing.T) {
 			var err error
 			if hostTok, err = host.FormToken(ctx, "/class/quizzes/new"); err != nil || hostTok != host.CSRF() {
 				t.Fatalf("FormToken = %q, %v; CSRF() = %q", hostTok, err, host.CSRF())
 			}
 		}},
-		{"open a live room", func(t *testing.T) {
+		scenario.Step{Name: "open a live room", Run: func(t *testing.T) {
 			var err error
 			room, err = host.OpenLiveRoom(ctx, hostTok, loadgen.Quiz{Title: "vuser room", Scoring: "correctness", Seconds: 60, QuestionIDs: qids})
 			if err != nil || room.ID == "" || room.Code == "" {
 				t.Fatalf("OpenLiveRoom = %+v, %v", room, err)
 			}
 		}},
-		{"join", func(t *testing.T) {
+		scenario.Step{Name: "join", Run: func(t *testing.T) {
 			var err error
 			if playTok, err = student.Join(ctx, room.Code, "vuser_student", "pl"); err != nil || playTok == "" {
 				t.Fatalf("Join = %q, %v", playTok, err)
 			}
 		}},
-		{"the student's event stream", func(t *testing.T) {
+		scenario.Step{Name: "the student's event stream", Run: func(t *testing.T) {
 			sctx, cancel := context.WithCancel(ctx)
 			defer cancel()
 			resp, err := student.OpenStream(sctx, "/class/s/"+room.ID+"/events")
@@ -82,28 +80,23 @@ func TestVUserPlaysALiveRoom(t *testing.T) {
 				t.Fatalf("status %d, Content-Type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
 		}},
-		{"next", func(t *testing.T) {
+		scenario.Step{Name: "next", Run: func(t *testing.T) {
 			if err := host.Control(ctx, room.ID, hostTok, "next", -1); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"answer", func(t *testing.T) {
+		scenario.Step{Name: "answer", Run: func(t *testing.T) {
 			if status, err := student.Answer(ctx, room.ID, playTok, 0, "A", "a validation error: do not retry"); err != nil || status != http.StatusOK {
 				t.Fatalf("Answer = %d, %v", status, err)
 			}
 		}},
-		{"a second answer is refused, not taken", func(t *testing.T) {
+		scenario.Step{Name: "a second answer is refused, not taken", Run: func(t *testing.T) {
 			status, err := student.Answer(ctx, room.ID, playTok, 0, "B", "changed my mind")
 			if status != http.StatusConflict || err == nil || loadgen.Busy(err) {
 				t.Fatalf("a second answer = %d, %v; want 409 and an error that is not Busy", status, err)
 			}
 		}},
-	}
-	for _, step := range steps {
-		if !t.Run(step.name, step.run) {
-			t.Fatalf("stopped after %q: the later steps need it", step.name)
-		}
-	}
+	)
 }
 
 func TestBusy(t *testing.T) {
