@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim/internal/loadgen"
+	"github.com/examsim/examsim/internal/scenario"
 	"github.com/examsim/examsim/store"
 )
 
@@ -41,7 +42,7 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 		return fmt.Sprintf("%s on question %d: a validation error, so retrying the same input will not help.", k.nick, k.index)
 	}
 
-	if !t.Run("SIGKILL in the middle of a burst", func(t *testing.T) {
+	scenario.Run(t, scenario.Step{Name: "SIGKILL in the middle of a burst", Run: func(t *testing.T) {
 		var (
 			mu        sync.Mutex
 			classAcks atomic.Int64
@@ -137,20 +138,16 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 		if len(ackedPrac) == 0 {
 			t.Fatal("no practice answer was acknowledged before the kill")
 		}
-	}) {
-		return
-	}
-
-	// Restart on the same database: the room is where it was, and every
-	// answer the kill cut off can be sent again.
-	if !t.Run("restart and resend", func(t *testing.T) {
+	}}, scenario.Step{Name: "restart and resend", Run: func(t *testing.T) {
+		// Restart on the same database: the room is where it was, and every
+		// answer the kill cut off can be sent again.
 		srv := startServer(t, p.bin, p.db)
 		p.tr.CloseIdleConnections()
 		for _, st := range class {
 			st.u.Base = srv.URL
 		}
 		room.host.Base = srv.URL
-		t.Run("the answers the kill cut off", func(t *testing.T) {
+		scenario.Run(t, scenario.Step{Name: "the answers the kill cut off", Run: func(t *testing.T) {
 			var resent, already int
 			for k, st := range unacked {
 				if k.index != killedIndex {
@@ -169,25 +166,19 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 				}
 			}
 			t.Logf("after the restart: %d answers taken again, %d found already committed", resent, already)
-		})
-		t.Run("a practice answer", func(t *testing.T) {
+		}}, scenario.Step{Name: "a practice answer", Run: func(t *testing.T) {
 			if id := practiceAnswer(ctx, loadgen.NewVUser(srv.URL, p.tr), room.qids[0], "after the restart"); id == 0 {
 				t.Error("a practice answer after the restart was not taken")
 			}
-		})
-		t.Run("SIGTERM exits 0", func(t *testing.T) {
+		}}, scenario.Step{Name: "SIGTERM exits 0", Run: func(t *testing.T) {
 			if err := srv.cmd.Process.Signal(sigterm); err != nil {
 				t.Fatal(err)
 			}
 			if code := srv.wait(t, 30*time.Second); code != 0 {
 				t.Fatalf("examsim serve exited %d on SIGTERM", code)
 			}
-		})
-	}) {
-		return
-	}
-
-	t.Run("the database read back", func(t *testing.T) {
+		}})
+	}}, scenario.Step{Name: "the database read back", Run: func(t *testing.T) {
 		stored, db := storedAnswers(ctx, t, p.db, room.ID)
 		t.Run("every acknowledged classroom answer, as sent", func(t *testing.T) {
 			for k, text := range ackedClass {
@@ -221,5 +212,5 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 				}
 			}
 		})
-	})
+	}})
 }

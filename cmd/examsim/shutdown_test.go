@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim/internal/loadgen"
+	"github.com/examsim/examsim/internal/scenario"
 	"github.com/examsim/examsim/sandbox"
 )
 
@@ -126,7 +127,8 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 		streams   []*sseLog
 		mcpStream *sseLog
 	)
-	if !t.Run("every event stream opens", func(t *testing.T) {
+	acked := map[string]string{}
+	scenario.Run(t, scenario.Step{Name: "every event stream opens", Run: func(t *testing.T) {
 		eventStream := func(name string, u *loadgen.VUser, path string) *sseLog {
 			return readStream(name, func() (*http.Response, error) { return u.OpenStream(ctx, path) }, false)
 		}
@@ -148,12 +150,7 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 				t.Fatalf("the %s stream never opened", s.name)
 			}
 		}
-	}) {
-		return
-	}
-
-	acked := map[string]string{}
-	if !t.Run("SIGTERM in the middle of a burst exits 0", func(t *testing.T) {
+	}}, scenario.Step{Name: "SIGTERM in the middle of a burst exits 0", Run: func(t *testing.T) {
 		if err := room.control(ctx, "next", -1); err != nil {
 			t.Fatal(err)
 		}
@@ -197,11 +194,7 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 				t.Errorf("the server did not say %q:\n%s", want, srv.out.String())
 			}
 		}
-	}) {
-		return
-	}
-
-	t.Run("every stream ends with a retry hint", func(t *testing.T) {
+	}}, scenario.Step{Name: "every stream ends with a retry hint", Run: func(t *testing.T) {
 		for _, s := range streams {
 			select {
 			case <-s.ended:
@@ -217,9 +210,7 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 				t.Errorf("the %s stream ended with %q after %d retry hints (err %v); want a closing retry hint", s.name, last, retries, s.err)
 			}
 		}
-	})
-
-	t.Run("every acknowledged answer is stored", func(t *testing.T) {
+	}}, scenario.Step{Name: "every acknowledged answer is stored", Run: func(t *testing.T) {
 		stored, _ := storedAnswers(ctx, t, p.db, room.ID)
 		for nick, text := range acked {
 			switch a := stored[answerKey{nick, 0}]; {
@@ -229,5 +220,5 @@ func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
 				t.Errorf("LOST: %s's acknowledged answer (stored: %q)", nick, a.Explanation)
 			}
 		}
-	})
+	}})
 }
