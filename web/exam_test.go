@@ -13,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/scenario"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/web/webtest"
 )
@@ -165,10 +166,14 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 		}, "/q/5"},
 		{"flagged, unanswered, to the review", func(string) url.Values { return url.Values{"go": {"review"}, "flag": {"1"}} }, "/review"},
 	}
-	var qids []string
+	var (
+		qids   []string
+		review *page
+		steps  []scenario.Step
+	)
 	for i, step := range plan {
 		n := i + 1
-		if !t.Run(fmt.Sprintf("question %d %s", n, step.name), func(t *testing.T) {
+		steps = append(steps, scenario.Step{Name: fmt.Sprintf("question %d %s", n, step.name), Run: func(t *testing.T) {
 			c := c.as(t)
 			path := base + "/q/" + strconv.Itoa(n)
 			p := c.get(path)
@@ -201,11 +206,9 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 			if want := base + step.next; res.status != 303 || res.header.Get("Location") != want {
 				t.Fatalf("answer %d: %d → %q, want %q", n, res.status, res.header.Get("Location"), want)
 			}
-		}) {
-			t.FailNow() // the later steps count on this answer
-		}
+		}})
 	}
-	t.Run("no question asked twice", func(t *testing.T) {
+	scenario.Run(t, append(steps, scenario.Step{Name: "no question asked twice", Run: func(t *testing.T) {
 		seen := map[string]bool{}
 		for _, id := range qids {
 			if seen[id] {
@@ -213,30 +216,23 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 			}
 			seen[id] = true
 		}
-	})
-
-	t.Run("a saved answer shows again", func(t *testing.T) {
+	}}, scenario.Step{Name: "a saved answer shows again", Run: func(t *testing.T) {
 		p := c.as(t).get(base + "/q/1")
 		if p.doc.Find(`input[name=choice][checked]`).Length() != 1 || !strings.Contains(p.doc.Find(`textarea`).Text(), "validation error") {
 			t.Error("the saved answer to question 1 is not shown again")
 		}
-	})
-	t.Run("a bogus letter is refused, keeping the input", func(t *testing.T) {
+	}}, scenario.Step{Name: "a bogus letter is refused, keeping the input", Run: func(t *testing.T) {
 		bad := c.as(t).post(base+"/q/2", base+"/q/2", url.Values{"choice": {"Z"}, "explanation": {"keep me"}})
 		if bad.status != 422 || bad.doc.Find(`textarea`).Text() != "keep me" || bad.text(`[data-testid=form-error]`) == "" {
 			t.Errorf("a bogus choice: %d, textarea %q, form error %q", bad.status, bad.doc.Find(`textarea`).Text(), bad.text(`[data-testid=form-error]`))
 		}
-	})
-	t.Run("moving through the palette saves too", func(t *testing.T) {
+	}}, scenario.Step{Name: "moving through the palette saves too", Run: func(t *testing.T) {
 		c := c.as(t)
 		checked := c.get(base+"/q/2").doc.Find(`input[name=choice][checked]`).AttrOr("value", "")
 		if res := c.post(base+"/q/2", base+"/q/2", url.Values{"choice": {checked}, "go": {"q5"}}); res.header.Get("Location") != base+"/q/5" {
 			t.Errorf("palette button went to %q", res.header.Get("Location"))
 		}
-	})
-
-	var review *page
-	t.Run("the review screen", func(t *testing.T) {
+	}}, scenario.Step{Name: "the review screen", Run: func(t *testing.T) {
 		review = c.as(t).get(base + "/review")
 		if review.status != 200 {
 			t.Fatalf("review: %d", review.status)
@@ -253,18 +249,12 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 		if !strings.Contains(review.doc.Find(`[data-testid=palette-5]`).AttrOr("class", ""), "flagged") {
 			t.Error("the palette does not mark question 5 flagged")
 		}
-	})
-
-	if !t.Run("submit", func(t *testing.T) {
+	}}, scenario.Step{Name: "submit", Run: func(t *testing.T) {
 		res := c.as(t).post(base+"/review", base+"/submit", url.Values{})
 		if res.status != 303 || res.header.Get("Location") != base+"/results" {
 			t.Fatalf("submit: %d %q", res.status, res.header.Get("Location"))
 		}
-	}) {
-		t.FailNow() // there are no results to check
-	}
-
-	t.Run("the results", func(t *testing.T) {
+	}}, scenario.Step{Name: "the results", Run: func(t *testing.T) {
 		results := c.as(t).get(base + "/results")
 		verdict := results.doc.Find(`[data-testid=exam-verdict]`)
 		if verdict.AttrOr("data-passed", "") != "false" || !strings.Contains(verdict.Text(), "60%") || !strings.Contains(verdict.Text(), "72%") {
@@ -308,15 +298,12 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 		if items.Eq(1).Find(`[data-testid=item-band]`).Length() != 0 {
 			t.Error("an unexplained answer shows a band")
 		}
-	})
-	t.Run("only the wrong answers", func(t *testing.T) {
+	}}, scenario.Step{Name: "only the wrong answers", Run: func(t *testing.T) {
 		if wrong := c.as(t).get(base + "/results?show=wrong").doc.Find(`[data-testid=result-item]`); wrong.Length() != 2 {
 			t.Errorf("only wrong: %d items, want 2", wrong.Length())
 		}
-	})
-
-	// Answers now count as exam attempts on /me; the unanswered one does not.
-	t.Run("the answers are exam attempts on /me", func(t *testing.T) {
+	}}, scenario.Step{Name: "the answers are exam attempts on /me", Run: func(t *testing.T) {
+		// The unanswered question does not count.
 		me := c.as(t).get("/me")
 		if n := me.doc.Find(`[data-testid=attempt-row][data-source=exam]`).Length(); n != 4 {
 			t.Errorf("/me lists %d exam attempts, want 4", n)
@@ -324,15 +311,14 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 		if me.doc.Find(`[data-testid=exam-row]`).Length() != 1 {
 			t.Error("/me does not list the exam")
 		}
-	})
-	t.Run("answering after submission is refused", func(t *testing.T) {
+	}}, scenario.Step{Name: "answering after submission is refused", Run: func(t *testing.T) {
 		if review == nil {
 			t.Fatal("no review page to take the form token from")
 		}
 		if late := c.as(t).postRaw(base+"/q/5", url.Values{"_csrf": {review.token(t)}, "choice": {"A"}}); late.status != 409 || late.doc.Find(`[data-testid=exam-closed]`).Length() != 1 {
 			t.Errorf("answer after submission: %d", late.status)
 		}
-	})
+	}})...)
 }
 
 // TestExamDeadlineIsTheServers checks the countdown across reloads, refuses
