@@ -160,14 +160,7 @@ func TestClassroomProjectorKeyboard(t *testing.T) {
 		}
 	}}, scenario.Step{Name: "three students join on phones", Run: func(t *testing.T) {
 		for _, lang := range langs {
-			do(t, students[lang], lang+" joins on a phone", chromedp.EmulateViewport(360, 640, chromedp.EmulateMobile),
-				chromedp.Navigate(base+"/join?lang="+lang+"&code="+code),
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-form]`)),
-				chromedp.SendKeys(chromedp.CSS(`[data-testid=join-nickname]`), nicks[lang]),
-				chromedp.SetValue(chromedp.CSS(`[data-testid=join-lang]`), lang),
-				chromedp.Click(chromedp.CSS(`[data-testid=join-submit]`)),
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid=stage-lobby]`)),
-				chromedp.WaitVisible(chromedp.CSS(`#class-root[data-live=on]`)))
+			joinOnPhone(t, students[lang], base, code, lang, nicks[lang])
 		}
 		do(t, host, "see three players", chromedp.WaitVisible(chromedp.CSS(`[data-testid=player-count][data-count="3"]`)))
 		checkAccessibility(t, host, "projector lobby")
