@@ -139,12 +139,13 @@ func (u *VUser) Login(ctx context.Context, user, password string) error {
 	if err != nil {
 		return err
 	}
-	status, body, _, err := u.Post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {user}, "password": {password}}, false)
+	status, _, _, err := u.Post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {user}, "password": {password}}, false)
 	if err != nil {
 		return fmt.Errorf("logging in as %s: %w", user, err)
 	}
 	if status != http.StatusSeeOther {
-		return &StatusError{Step: "logging in as " + user, Status: status, Body: body}
+		// The body is the login page again; its head says nothing useful.
+		return &StatusError{Step: "logging in as " + user, Status: status}
 	}
 	return nil
 }
