@@ -122,6 +122,9 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string {
+	if e.Body == "" {
+		return fmt.Sprintf("%s: status %d", e.Step, e.Status)
+	}
 	return fmt.Sprintf("%s: status %d %s", e.Step, e.Status, Excerpt(e.Body))
 }
 

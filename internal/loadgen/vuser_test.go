@@ -115,3 +115,18 @@ func TestBusy(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusErrorSaysTheStepAndStatus(t *testing.T) {
+	for _, c := range []struct {
+		err  *loadgen.StatusError
+		want string
+	}{
+		{&loadgen.StatusError{Step: "logging in as x", Status: 200}, "logging in as x: status 200"},
+		{&loadgen.StatusError{Step: "answer", Status: 409, Body: "{\"error\":\n  \"already answered\"}"}, `answer: status 409 {"error": "already answered"}`},
+		{&loadgen.StatusError{Step: "join", Status: 503, Body: strings.Repeat("x", 300)}, "join: status 503 " + strings.Repeat("x", 200)},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("Error() = %q, want %q", got, c.want)
+		}
+	}
+}
