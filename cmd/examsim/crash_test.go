@@ -56,6 +56,7 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 				close(killed)
 			})
 		}
+		defer kill() // should a check stop this step early, the practice learners stop too
 
 		// Practice learners submit answers one after another until the kill.
 		var practice sync.WaitGroup
