@@ -108,108 +108,150 @@ func TestAgreementWithHumanGrader(t *testing.T) {
 
 	var report strings.Builder
 	for _, lang := range examsim.Langs {
-		var items []labelled
-		data, err := os.ReadFile(filepath.Join("testdata", "labelled", string(lang)+".yaml"))
-		if err != nil {
-			t.Fatalf("%s: %v", lang, err)
-		}
-		if err := yaml.Unmarshal(data, &items); err != nil {
-			t.Fatalf("%s: %v", lang, err)
-		}
-		qs := map[string]bool{}
-		for _, it := range items {
-			qs[it.Question] = true
-		}
-		if len(items) < 60 || len(qs) < 10 {
-			t.Errorf("%s: %d explanations over %d questions; the set needs at least 60 over 10", lang, len(items), len(qs))
-		}
-		for _, ho := range split.HeldOut {
-			if !qs[ho] {
-				t.Errorf("%s: no labelled explanation for held-out question %s", lang, ho)
-			}
-		}
-
-		for _, heldOut := range []bool{false, true} {
-			var human, machine []int
-			perConcept := map[string]*counts{}
-			for i, it := range items {
-				if slices.Contains(split.HeldOut, it.Question) != heldOut {
-					continue
+		t.Run(string(lang), func(t *testing.T) {
+			items := readLabelled(t, lang, split.HeldOut)
+			for _, heldOut := range []bool{false, true} {
+				splitName := "tuning"
+				if heldOut {
+					splitName = "held-out"
 				}
-				q, ok := bank.Question(it.Question)
-				if !ok || q.Text(lang) == nil {
-					t.Errorf("%s item %d: no question %s in %s", lang, i+1, it.Question, lang)
-					continue
-				}
-				res, err := q.Text(lang).Rubric.Score(it.Text)
-				if err != nil {
-					t.Errorf("%s item %d: %v", lang, i+1, err)
-					continue
-				}
-				if it.Band < 0 || it.Band > 3 {
-					t.Errorf("%s item %d: band %d", lang, i+1, it.Band)
-					continue
-				}
-				human, machine = append(human, it.Band), append(machine, res.Band)
-				for _, c := range res.Concepts {
-					key := it.Question + "/" + c.ID
-					if perConcept[key] == nil {
-						perConcept[key] = &counts{}
+				t.Run(splitName, func(t *testing.T) {
+					var inSplit []labelled
+					for _, it := range items {
+						if slices.Contains(split.HeldOut, it.Question) == heldOut {
+							inSplit = append(inSplit, it)
+						}
 					}
-					want := slices.Contains(it.Concepts, c.ID)
-					switch {
-					case c.Hit && want:
-						perConcept[key].tp++
-					case c.Hit:
-						perConcept[key].fp++
-					case want:
-						perConcept[key].fn++
+					a := agreeOn(t, bank, lang, inSplit)
+					if a.n() == 0 {
+						return
 					}
-				}
-				for _, id := range it.Concepts {
-					if !slices.ContainsFunc(res.Concepts, func(c scoring.ConceptResult) bool { return c.ID == id }) {
-						t.Errorf("%s item %d: %s has no rubric concept %q", lang, i+1, it.Question, id)
+					fmt.Fprintf(&report, "%s %-8s %s\n", lang, splitName, a.summary())
+					if testing.Verbose() {
+						report.WriteString(a.perConceptLines())
 					}
-				}
-				if testing.Verbose() && res.Band != it.Band {
-					t.Logf("%s %s: human %d, scorer %d: %q (%s)", lang, it.Question, it.Band, res.Band, it.Text, it.Reason)
-				}
+					if k := a.qwk(); heldOut && k < MinHeldOutQWK {
+						t.Errorf("%s: held-out QWK %.3f is below %.2f", lang, k, MinHeldOutQWK)
+					}
+				})
 			}
-			if len(human) == 0 {
-				continue
-			}
-			exact := 0
-			for i := range human {
-				if human[i] == machine[i] {
-					exact++
-				}
-			}
-			var total counts
-			for _, c := range perConcept {
-				total.tp, total.fp, total.fn = total.tp+c.tp, total.fp+c.fp, total.fn+c.fn
-			}
-			k := qwk(human, machine, 4)
-			splitName := "tuning"
-			if heldOut {
-				splitName = "held-out"
-			}
-			fmt.Fprintf(&report, "%s %-8s n=%3d QWK=%.3f exact=%.2f concept precision=%.2f recall=%.2f\n",
-				lang, splitName, len(human), k, float64(exact)/float64(len(human)), total.precision(), total.recall())
-			if testing.Verbose() {
-				keys := make([]string, 0, len(perConcept))
-				for key := range perConcept {
-					keys = append(keys, key)
-				}
-				sort.Strings(keys)
-				for _, key := range keys {
-					c := perConcept[key]
-					fmt.Fprintf(&report, "    %-55s precision=%.2f recall=%.2f\n", key, c.precision(), c.recall())
-				}
-			}
-			if heldOut && k < MinHeldOutQWK {
-				t.Errorf("%s: held-out QWK %.3f is below %.2f", lang, k, MinHeldOutQWK)
-			}
-		}
+		})
 	}
 	t.Logf("agreement with the human grader:\n%s", report.String())
+}
+
+// readLabelled reads lang's labelled explanations and checks the set is
+// big enough and covers every held-out question.
+func readLabelled(t *testing.T, lang examsim.Lang, heldOut []string) []labelled {
+	t.Helper()
+	var items []labelled
+	data, err := os.ReadFile(filepath.Join("testdata", "labelled", string(lang)+".yaml"))
+	if err != nil {
+		t.Fatalf("%s: %v", lang, err)
+	}
+	if err := yaml.Unmarshal(data, &items); err != nil {
+		t.Fatalf("%s: %v", lang, err)
+	}
+	qs := map[string]bool{}
+	for _, it := range items {
+		qs[it.Question] = true
+	}
+	if len(items) < 60 || len(qs) < 10 {
+		t.Errorf("%s: %d explanations over %d questions; the set needs at least 60 over 10", lang, len(items), len(qs))
+	}
+	for _, ho := range heldOut {
+		if !qs[ho] {
+			t.Errorf("%s: no labelled explanation for held-out question %s", lang, ho)
+		}
+	}
+	return items
+}
+
+// agreement is the human's and the scorer's bands on a set of
+// explanations, and the scorer's concept hits against the human's.
+type agreement struct {
+	human, machine []int
+	perConcept     map[string]*counts // question/concept
+}
+
+// agreeOn scores items in lang and compares each with its human grade.
+func agreeOn(t *testing.T, bank *questions.Bank, lang examsim.Lang, items []labelled) agreement {
+	t.Helper()
+	a := agreement{perConcept: map[string]*counts{}}
+	for i, it := range items {
+		q, ok := bank.Question(it.Question)
+		if !ok || q.Text(lang) == nil {
+			t.Errorf("%s item %d: no question %s in %s", lang, i+1, it.Question, lang)
+			continue
+		}
+		res, err := q.Text(lang).Rubric.Score(it.Text)
+		if err != nil {
+			t.Errorf("%s item %d: %v", lang, i+1, err)
+			continue
+		}
+		if it.Band < 0 || it.Band > 3 {
+			t.Errorf("%s item %d: band %d", lang, i+1, it.Band)
+			continue
+		}
+		a.human, a.machine = append(a.human, it.Band), append(a.machine, res.Band)
+		for _, c := range res.Concepts {
+			key := it.Question + "/" + c.ID
+			if a.perConcept[key] == nil {
+				a.perConcept[key] = &counts{}
+			}
+			want := slices.Contains(it.Concepts, c.ID)
+			switch {
+			case c.Hit && want:
+				a.perConcept[key].tp++
+			case c.Hit:
+				a.perConcept[key].fp++
+			case want:
+				a.perConcept[key].fn++
+			}
+		}
+		for _, id := range it.Concepts {
+			if !slices.ContainsFunc(res.Concepts, func(c scoring.ConceptResult) bool { return c.ID == id }) {
+				t.Errorf("%s item %d: %s has no rubric concept %q", lang, i+1, it.Question, id)
+			}
+		}
+		if testing.Verbose() && res.Band != it.Band {
+			t.Logf("%s %s: human %d, scorer %d: %q (%s)", lang, it.Question, it.Band, res.Band, it.Text, it.Reason)
+		}
+	}
+	return a
+}
+
+func (a agreement) n() int       { return len(a.human) }
+func (a agreement) qwk() float64 { return qwk(a.human, a.machine, 4) }
+
+// summary is the report line's figures: size, QWK, exact-band agreement
+// and the concepts' pooled precision and recall.
+func (a agreement) summary() string {
+	exact := 0
+	for i := range a.human {
+		if a.human[i] == a.machine[i] {
+			exact++
+		}
+	}
+	var total counts
+	for _, c := range a.perConcept {
+		total.tp, total.fp, total.fn = total.tp+c.tp, total.fp+c.fp, total.fn+c.fn
+	}
+	return fmt.Sprintf("n=%3d QWK=%.3f exact=%.2f concept precision=%.2f recall=%.2f",
+		a.n(), a.qwk(), float64(exact)/float64(a.n()), total.precision(), total.recall())
+}
+
+// perConceptLines is each concept's precision and recall, one a line.
+func (a agreement) perConceptLines() string {
+	keys := make([]string, 0, len(a.perConcept))
+	for key := range a.perConcept {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, key := range keys {
+		c := a.perConcept[key]
+		fmt.Fprintf(&b, "    %-55s precision=%.2f recall=%.2f\n", key, c.precision(), c.recall())
+	}
+	return b.String()
 }

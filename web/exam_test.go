@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/scenario"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/web/webtest"
 )
@@ -142,166 +144,181 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 	c.get("/?lang=en")
 	base := startExam(t, c, url.Values{})
 
-	var qids []string
-	for n := 1; n <= 5; n++ {
-		path := base + "/q/" + strconv.Itoa(n)
-		p := c.get(path)
-		if p.status != 200 {
-			t.Fatalf("%s: %d", path, p.status)
-		}
-		qid, _ := p.doc.Find(`[data-testid=exam-question]`).Attr("data-question-id")
-		q, ok := app.Bank.Question(qid)
-		if !ok {
-			t.Fatalf("%s shows unknown question %q", path, qid)
-		}
-		qids = append(qids, qid)
-		tx := q.Text(examsim.English)
-		if got := p.doc.Find(`label.option`).Length(); got != len(tx.Options) {
-			t.Fatalf("%s: %d options, want %d", path, got, len(tx.Options))
-		}
-		// Shown letters run A, B, C… whatever the shuffle.
-		p.doc.Find(`label.option input`).Each(func(i int, s *goquery.Selection) {
-			if v, _ := s.Attr("value"); v != examsim.ShownLetter(i) {
-				t.Errorf("%s: option %d is shown as %q", path, i, v)
-			}
-		})
-		if p.doc.Find(`[data-testid=clock][data-deadline]`).Length() != 1 || p.text(`[data-remaining]`) != "10:00" {
-			t.Errorf("%s: clock %q", path, p.text(`[data-remaining]`))
-		}
-		if p.doc.Find(`[data-testid=palette] button`).Length() != 5 {
-			t.Errorf("%s: the palette lacks buttons", path)
-		}
-
-		values := url.Values{"go": {"next"}}
-		right := shownLetterOf(t, p, tx, q.Answer)
-		switch n {
-		case 1:
-			values.Set("choice", right)
-			values.Set("explanation", "The input is malformed, a validation error; retrying the same input fails again.")
-		case 2, 3:
-			values.Set("choice", right)
-		case 4:
+	// How each of the five questions is answered; the results below count
+	// on it: three right, one wrong, the last flagged and left unanswered.
+	plan := []struct {
+		name   string
+		answer func(right string) url.Values
+		next   string // where the answer leads
+	}{
+		{"right, explained", func(right string) url.Values {
+			return url.Values{"go": {"next"}, "choice": {right},
+				"explanation": {"The input is malformed, a validation error; retrying the same input fails again."}}
+		}, "/q/2"},
+		{"right", func(right string) url.Values { return url.Values{"go": {"next"}, "choice": {right}} }, "/q/3"},
+		{"right", func(right string) url.Values { return url.Values{"go": {"next"}, "choice": {right}} }, "/q/4"},
+		{"wrong", func(right string) url.Values {
 			wrong := "A"
 			if right == "A" {
 				wrong = "B"
 			}
-			values.Set("choice", wrong)
-		case 5:
-			values.Set("flag", "1")
-			values.Set("go", "review")
-		}
-		res := c.post(path, path, values)
-		want := base + "/q/" + strconv.Itoa(n+1)
-		if n == 5 {
-			want = base + "/review"
-		}
-		if res.status != 303 || res.header.Get("Location") != want {
-			t.Fatalf("answer %d: %d → %q, want %q", n, res.status, res.header.Get("Location"), want)
-		}
+			return url.Values{"go": {"next"}, "choice": {wrong}}
+		}, "/q/5"},
+		{"flagged, unanswered, to the review", func(string) url.Values { return url.Values{"go": {"review"}, "flag": {"1"}} }, "/review"},
 	}
-	seen := map[string]bool{}
-	for _, id := range qids {
-		if seen[id] {
-			t.Fatalf("question %s asked twice: %v", id, qids)
-		}
-		seen[id] = true
-	}
-
-	// A saved answer shows again, and a bogus letter is refused, keeping input.
-	p := c.get(base + "/q/1")
-	if p.doc.Find(`input[name=choice][checked]`).Length() != 1 || !strings.Contains(p.doc.Find(`textarea`).Text(), "validation error") {
-		t.Error("the saved answer to question 1 is not shown again")
-	}
-	if bad := c.post(base+"/q/2", base+"/q/2", url.Values{"choice": {"Z"}, "explanation": {"keep me"}}); bad.status != 422 ||
-		bad.doc.Find(`textarea`).Text() != "keep me" || bad.text(`[data-testid=form-error]`) == "" {
-		t.Errorf("a bogus choice: %d", bad.status)
-	}
-	// Moving through the palette saves too.
-	checked := c.get(base+"/q/2").doc.Find(`input[name=choice][checked]`).AttrOr("value", "")
-	if res := c.post(base+"/q/2", base+"/q/2", url.Values{"choice": {checked}, "go": {"q5"}}); res.header.Get("Location") != base+"/q/5" {
-		t.Errorf("palette button went to %q", res.header.Get("Location"))
-	}
-
-	review := c.get(base + "/review")
-	if review.status != 200 {
-		t.Fatalf("review: %d", review.status)
-	}
-	if got := review.doc.Find(`[data-testid=unanswered-item]`); got.Length() != 1 || got.AttrOr("data-position", "") != "5" {
-		t.Errorf("unanswered on the review screen: %d", got.Length())
-	}
-	if got := review.doc.Find(`[data-testid=flagged-item]`); got.Length() != 1 || got.AttrOr("data-position", "") != "5" {
-		t.Errorf("flagged on the review screen: %d", got.Length())
-	}
-	if review.text(`[data-testid=submit-warning]`) == "" {
-		t.Error("no warning about the unanswered question")
-	}
-	if !strings.Contains(review.doc.Find(`[data-testid=palette-5]`).AttrOr("class", ""), "flagged") {
-		t.Error("the palette does not mark question 5 flagged")
-	}
-
-	res := c.post(base+"/review", base+"/submit", url.Values{})
-	if res.status != 303 || res.header.Get("Location") != base+"/results" {
-		t.Fatalf("submit: %d %q", res.status, res.header.Get("Location"))
-	}
-	results := c.get(base + "/results")
-	verdict := results.doc.Find(`[data-testid=exam-verdict]`)
-	if verdict.AttrOr("data-passed", "") != "false" || !strings.Contains(verdict.Text(), "60%") || !strings.Contains(verdict.Text(), "72%") {
-		t.Errorf("verdict: %q passed=%s", squash(verdict.Text()), verdict.AttrOr("data-passed", ""))
-	}
-	if results.doc.Find(`[data-testid=auto-submitted]`).Length() != 0 {
-		t.Error("a submitted exam says it was auto-submitted")
-	}
-	if results.doc.Find(`[data-testid=concept-row]`).Length() == 0 {
-		t.Error("no per-concept breakdown")
-	}
-	items := results.doc.Find(`[data-testid=result-item]`)
-	if items.Length() != 5 {
-		t.Fatalf("%d result items, want 5", items.Length())
-	}
-	items.Each(func(i int, s *goquery.Selection) {
-		q, _ := app.Bank.Question(qids[i])
-		tx := q.Text(examsim.English)
-		wantCorrect := i < 3
-		if s.AttrOr("data-correct", "") != strconv.FormatBool(wantCorrect) {
-			t.Errorf("item %d: correct = %s", i+1, s.AttrOr("data-correct", ""))
-		}
-		// Each shown option carries its own explanation, and the right one
-		// is the question's key.
-		s.Find(`[data-testid^=explained-]`).Each(func(_ int, o *goquery.Selection) {
-			own := o.AttrOr("data-own", "")
-			for _, opt := range tx.Options {
-				if opt.Letter == own && squash(o.Find(".why").Text()) != fragmentText(opt.ExplanationHTML) {
-					t.Errorf("item %d: option %s shows another option's explanation", i+1, own)
+	var (
+		qids   []string
+		review *page
+		steps  []scenario.Step
+	)
+	for i, step := range plan {
+		n := i + 1
+		steps = append(steps, scenario.Step{Name: fmt.Sprintf("question %d %s", n, step.name), Run: func(t *testing.T) {
+			c := c.as(t)
+			path := base + "/q/" + strconv.Itoa(n)
+			p := c.get(path)
+			if p.status != 200 {
+				t.Fatalf("%s: %d", path, p.status)
+			}
+			qid, _ := p.doc.Find(`[data-testid=exam-question]`).Attr("data-question-id")
+			q, ok := app.Bank.Question(qid)
+			if !ok {
+				t.Fatalf("%s shows unknown question %q", path, qid)
+			}
+			qids = append(qids, qid)
+			tx := q.Text(examsim.English)
+			if got := p.doc.Find(`label.option`).Length(); got != len(tx.Options) {
+				t.Fatalf("%s: %d options, want %d", path, got, len(tx.Options))
+			}
+			// Shown letters run A, B, C… whatever the shuffle.
+			p.doc.Find(`label.option input`).Each(func(i int, s *goquery.Selection) {
+				if v, _ := s.Attr("value"); v != examsim.ShownLetter(i) {
+					t.Errorf("%s: option %d is shown as %q", path, i, v)
 				}
+			})
+			if p.doc.Find(`[data-testid=clock][data-deadline]`).Length() != 1 || p.text(`[data-remaining]`) != "10:00" {
+				t.Errorf("%s: clock %q", path, p.text(`[data-remaining]`))
 			}
-			if (o.Find(`[data-testid=right-option]`).Length() == 1) != (own == q.Answer) {
-				t.Errorf("item %d: option %s marked right = %v, key %s", i+1, own, o.Find(`[data-testid=right-option]`).Length() == 1, q.Answer)
+			if p.doc.Find(`[data-testid=palette] button`).Length() != 5 {
+				t.Errorf("%s: the palette lacks buttons", path)
 			}
+			res := c.post(path, path, step.answer(shownLetterOf(t, p, tx, q.Answer)))
+			if want := base + step.next; res.status != 303 || res.header.Get("Location") != want {
+				t.Fatalf("answer %d: %d → %q, want %q", n, res.status, res.header.Get("Location"), want)
+			}
+		}})
+	}
+	scenario.Run(t, append(steps, scenario.Step{Name: "no question asked twice", Run: func(t *testing.T) {
+		seen := map[string]bool{}
+		for _, id := range qids {
+			if seen[id] {
+				t.Fatalf("question %s asked twice: %v", id, qids)
+			}
+			seen[id] = true
+		}
+	}}, scenario.Step{Name: "a saved answer shows again", Run: func(t *testing.T) {
+		p := c.as(t).get(base + "/q/1")
+		if p.doc.Find(`input[name=choice][checked]`).Length() != 1 || !strings.Contains(p.doc.Find(`textarea`).Text(), "validation error") {
+			t.Error("the saved answer to question 1 is not shown again")
+		}
+	}}, scenario.Step{Name: "a bogus letter is refused, keeping the input", Run: func(t *testing.T) {
+		bad := c.as(t).post(base+"/q/2", base+"/q/2", url.Values{"choice": {"Z"}, "explanation": {"keep me"}})
+		if bad.status != 422 || bad.doc.Find(`textarea`).Text() != "keep me" || bad.text(`[data-testid=form-error]`) == "" {
+			t.Errorf("a bogus choice: %d, textarea %q, form error %q", bad.status, bad.doc.Find(`textarea`).Text(), bad.text(`[data-testid=form-error]`))
+		}
+	}}, scenario.Step{Name: "moving through the palette saves too", Run: func(t *testing.T) {
+		c := c.as(t)
+		checked := c.get(base+"/q/2").doc.Find(`input[name=choice][checked]`).AttrOr("value", "")
+		if res := c.post(base+"/q/2", base+"/q/2", url.Values{"choice": {checked}, "go": {"q5"}}); res.header.Get("Location") != base+"/q/5" {
+			t.Errorf("palette button went to %q", res.header.Get("Location"))
+		}
+	}}, scenario.Step{Name: "the review screen", Run: func(t *testing.T) {
+		review = c.as(t).get(base + "/review")
+		if review.status != 200 {
+			t.Fatalf("review: %d", review.status)
+		}
+		if got := review.doc.Find(`[data-testid=unanswered-item]`); got.Length() != 1 || got.AttrOr("data-position", "") != "5" {
+			t.Errorf("unanswered on the review screen: %d", got.Length())
+		}
+		if got := review.doc.Find(`[data-testid=flagged-item]`); got.Length() != 1 || got.AttrOr("data-position", "") != "5" {
+			t.Errorf("flagged on the review screen: %d", got.Length())
+		}
+		if review.text(`[data-testid=submit-warning]`) == "" {
+			t.Error("no warning about the unanswered question")
+		}
+		if !strings.Contains(review.doc.Find(`[data-testid=palette-5]`).AttrOr("class", ""), "flagged") {
+			t.Error("the palette does not mark question 5 flagged")
+		}
+	}}, scenario.Step{Name: "submit", Run: func(t *testing.T) {
+		res := c.as(t).post(base+"/review", base+"/submit", url.Values{})
+		if res.status != 303 || res.header.Get("Location") != base+"/results" {
+			t.Fatalf("submit: %d %q", res.status, res.header.Get("Location"))
+		}
+	}}, scenario.Step{Name: "the results", Run: func(t *testing.T) {
+		results := c.as(t).get(base + "/results")
+		verdict := results.doc.Find(`[data-testid=exam-verdict]`)
+		if verdict.AttrOr("data-passed", "") != "false" || !strings.Contains(verdict.Text(), "60%") || !strings.Contains(verdict.Text(), "72%") {
+			t.Errorf("verdict: %q passed=%s", squash(verdict.Text()), verdict.AttrOr("data-passed", ""))
+		}
+		if results.doc.Find(`[data-testid=auto-submitted]`).Length() != 0 {
+			t.Error("a submitted exam says it was auto-submitted")
+		}
+		if results.doc.Find(`[data-testid=concept-row]`).Length() == 0 {
+			t.Error("no per-concept breakdown")
+		}
+		items := results.doc.Find(`[data-testid=result-item]`)
+		if items.Length() != 5 {
+			t.Fatalf("%d result items, want 5", items.Length())
+		}
+		items.Each(func(i int, s *goquery.Selection) {
+			q, _ := app.Bank.Question(qids[i])
+			tx := q.Text(examsim.English)
+			wantCorrect := i < 3
+			if s.AttrOr("data-correct", "") != strconv.FormatBool(wantCorrect) {
+				t.Errorf("item %d: correct = %s", i+1, s.AttrOr("data-correct", ""))
+			}
+			// Each shown option carries its own explanation, and the right one
+			// is the question's key.
+			s.Find(`[data-testid^=explained-]`).Each(func(_ int, o *goquery.Selection) {
+				own := o.AttrOr("data-own", "")
+				for _, opt := range tx.Options {
+					if opt.Letter == own && squash(o.Find(".why").Text()) != fragmentText(opt.ExplanationHTML) {
+						t.Errorf("item %d: option %s shows another option's explanation", i+1, own)
+					}
+				}
+				if (o.Find(`[data-testid=right-option]`).Length() == 1) != (own == q.Answer) {
+					t.Errorf("item %d: option %s marked right = %v, key %s", i+1, own, o.Find(`[data-testid=right-option]`).Length() == 1, q.Answer)
+				}
+			})
 		})
-	})
-	first := items.First()
-	if band := first.Find(`[data-testid=item-band]`).AttrOr("data-band", ""); band == "" || first.Find(`[data-testid=item-score]`).Length() != 1 {
-		t.Error("the explained answer has no explanation score")
-	}
-	if items.Eq(1).Find(`[data-testid=item-band]`).Length() != 0 {
-		t.Error("an unexplained answer shows a band")
-	}
-	if wrong := c.get(base + "/results?show=wrong").doc.Find(`[data-testid=result-item]`); wrong.Length() != 2 {
-		t.Errorf("only wrong: %d items, want 2", wrong.Length())
-	}
-
-	// Answers now count as exam attempts on /me; the unanswered one does not.
-	me := c.get("/me")
-	if n := me.doc.Find(`[data-testid=attempt-row][data-source=exam]`).Length(); n != 4 {
-		t.Errorf("/me lists %d exam attempts, want 4", n)
-	}
-	if me.doc.Find(`[data-testid=exam-row]`).Length() != 1 {
-		t.Error("/me does not list the exam")
-	}
-	// Answering after submission is refused.
-	if late := c.postRaw(base+"/q/5", url.Values{"_csrf": {review.token(t)}, "choice": {"A"}}); late.status != 409 || late.doc.Find(`[data-testid=exam-closed]`).Length() != 1 {
-		t.Errorf("answer after submission: %d", late.status)
-	}
+		first := items.First()
+		if band := first.Find(`[data-testid=item-band]`).AttrOr("data-band", ""); band == "" || first.Find(`[data-testid=item-score]`).Length() != 1 {
+			t.Error("the explained answer has no explanation score")
+		}
+		if items.Eq(1).Find(`[data-testid=item-band]`).Length() != 0 {
+			t.Error("an unexplained answer shows a band")
+		}
+	}}, scenario.Step{Name: "only the wrong answers", Run: func(t *testing.T) {
+		if wrong := c.as(t).get(base + "/results?show=wrong").doc.Find(`[data-testid=result-item]`); wrong.Length() != 2 {
+			t.Errorf("only wrong: %d items, want 2", wrong.Length())
+		}
+	}}, scenario.Step{Name: "the answers are exam attempts on /me", Run: func(t *testing.T) {
+		// The unanswered question does not count.
+		me := c.as(t).get("/me")
+		if n := me.doc.Find(`[data-testid=attempt-row][data-source=exam]`).Length(); n != 4 {
+			t.Errorf("/me lists %d exam attempts, want 4", n)
+		}
+		if me.doc.Find(`[data-testid=exam-row]`).Length() != 1 {
+			t.Error("/me does not list the exam")
+		}
+	}}, scenario.Step{Name: "answering after submission is refused", Run: func(t *testing.T) {
+		if review == nil {
+			t.Fatal("no review page to take the form token from")
+		}
+		if late := c.as(t).postRaw(base+"/q/5", url.Values{"_csrf": {review.token(t)}, "choice": {"A"}}); late.status != 409 || late.doc.Find(`[data-testid=exam-closed]`).Length() != 1 {
+			t.Errorf("answer after submission: %d", late.status)
+		}
+	}})...)
 }
 
 // TestExamDeadlineIsTheServers checks the countdown across reloads, refuses

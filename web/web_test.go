@@ -30,6 +30,10 @@ func newClient(tb testing.TB, srv *httptest.Server) *client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
+// as is c reporting its failures to tb, with the same cookies: a subtest
+// uses it, since a failure must stop the (sub)test that found it.
+func (c *client) as(tb testing.TB) *client { return &client{tb: tb, base: c.base, http: c.http} }
+
 type page struct {
 	status int
 	header http.Header

@@ -14,8 +14,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -26,6 +24,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/questions"
 )
 
@@ -140,68 +139,10 @@ var (
 	loadLangs = []string{"vi", "pl", "th", "en"}
 )
 
-// vuser is one simulated browser: its own cookies, the shared connections.
-type vuser struct {
-	base   string
-	client *http.Client // no redirects followed, so each step is checked
-	stream *http.Client // for event streams: no timeout
-}
-
-func newVUser(base string, tr *http.Transport) *vuser {
-	jar, _ := cookiejar.New(nil)
-	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &vuser{base: base,
-		client: &http.Client{Jar: jar, Transport: tr, Timeout: 60 * time.Second, CheckRedirect: noRedirect},
-		stream: &http.Client{Jar: jar, Transport: tr, CheckRedirect: noRedirect}}
-}
-
-func (u *vuser) get(ctx context.Context, path string) (int, string, http.Header, error) {
-	req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
-	req.Header.Set("Accept", "text/html")
-	return u.do(req)
-}
-
-func (u *vuser) post(ctx context.Context, path string, form url.Values, json bool) (int, string, http.Header, error) {
-	req, _ := http.NewRequestWithContext(ctx, "POST", u.base+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if json {
-		req.Header.Set("Accept", "application/json")
-	} else {
-		req.Header.Set("Accept", "text/html")
-	}
-	return u.do(req)
-}
-
-func (u *vuser) do(req *http.Request) (int, string, http.Header, error) {
-	resp, err := u.client.Do(req)
-	if err != nil {
-		return 0, "", nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), resp.Header, err
-}
-
-// formToken fetches a page and returns the CSRF token the server set in
-// its cookie (the value every form echoes), reading no HTML.
-func (u *vuser) formToken(ctx context.Context, path string) (string, error) {
-	status, _, _, err := u.get(ctx, path)
-	if err != nil {
-		return "", err
-	}
-	base, _ := url.Parse(u.base)
-	for _, c := range u.client.Jar.Cookies(base) {
-		if c.Name == "examsim_csrf" && status == 200 {
-			return c.Value, nil
-		}
-	}
-	return "", fmt.Errorf("GET %s: status %d, no CSRF cookie", path, status)
-}
-
 // roomRun is one room's shared state during the test.
 type roomRun struct {
 	id, code string
-	host     *vuser
+	host     *loadgen.VUser
 	started  []atomic.Int64 // unix nanos of each question's "next"
 	done     []chan struct{}
 	left     []atomic.Int64 // students yet to finish each question
@@ -240,7 +181,7 @@ type loadRun struct {
 	cfg   loadConfig
 	base  string
 	tr    *http.Transport
-	host  *vuser
+	host  *loadgen.VUser
 	tok   string // the host's CSRF token, for its quiz forms and controls
 	rooms []*roomRun
 
@@ -256,7 +197,7 @@ type loadRun struct {
 // joinedStudent is one student who joined a room, with the token its
 // answer form echoes.
 type joinedStudent struct {
-	u    *vuser
+	u    *loadgen.VUser
 	rr   *roomRun
 	nick string
 	lang string
@@ -364,16 +305,12 @@ func (lr *loadRun) watchPeakRSS(ctx context.Context) <-chan error {
 // the first cfg.Questions questions that exist in all four languages.
 func (lr *loadRun) loginHost(ctx context.Context) ([]string, error) {
 	cfg := lr.cfg
-	lr.host = newVUser(lr.base, lr.tr)
-	tok, err := lr.host.formToken(ctx, "/login")
-	if err != nil {
-		return nil, err
+	lr.host = loadgen.NewVUser(lr.base, lr.tr)
+	if err := lr.host.Login(ctx, cfg.Instructor, cfg.Password); err != nil {
+		return nil, fmt.Errorf("%w (check the name and EXAMSIM_LOADTEST_PASSWORD)", err)
 	}
-	status, _, _, err := lr.host.post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {cfg.Instructor}, "password": {cfg.Password}}, false)
-	if err != nil || status != http.StatusSeeOther {
-		return nil, fmt.Errorf("logging in as %s: status %d %v (check the name and EXAMSIM_LOADTEST_PASSWORD)", cfg.Instructor, status, err)
-	}
-	if lr.tok, err = lr.host.formToken(ctx, "/class/quizzes/new"); err != nil {
+	var err error
+	if lr.tok, err = lr.host.FormToken(ctx, "/class/quizzes/new"); err != nil {
 		return nil, fmt.Errorf("%w (is %s an instructor?)", err, cfg.Instructor)
 	}
 	var qids []string
@@ -406,26 +343,13 @@ func (lr *loadRun) openRooms(ctx context.Context, qids []string) error {
 }
 
 func (lr *loadRun) openRoom(ctx context.Context, r int, qids []string) (*roomRun, error) {
-	host, tok, n := lr.host, lr.tok, lr.cfg.Questions
-	form := url.Values{"_csrf": {tok}, "title": {fmt.Sprintf("Load test room %d", r+1)}, "seconds": {"120"},
-		"scoring": {"speed"}, "leaderboard": {"on"}, "explanations": {"optional"}, "action": {"save"}, "q": qids}
-	for i, id := range qids {
-		form.Set("order-"+id, strconv.Itoa(i+1))
+	n := lr.cfg.Questions
+	live, err := lr.host.OpenLiveRoom(ctx, lr.tok, loadgen.Quiz{Title: fmt.Sprintf("Load test room %d", r+1),
+		Scoring: "speed", Seconds: 120, QuestionIDs: qids})
+	if err != nil {
+		return nil, err
 	}
-	status, body, hdr, err := host.post(ctx, "/class/quizzes", form, false)
-	if err != nil || status != http.StatusSeeOther {
-		return nil, fmt.Errorf("creating a quiz: status %d %v %s", status, err, excerptOf(body))
-	}
-	quizPath := strings.SplitN(hdr.Get("Location"), "?", 2)[0]
-	status, body, _, err = host.post(ctx, quizPath+"/sessions", url.Values{"_csrf": {tok}, "mode": {"live"}}, true)
-	var started struct {
-		ID   int64  `json:"id"`
-		Code string `json:"code"`
-	}
-	if err != nil || status != 200 || json.Unmarshal([]byte(body), &started) != nil {
-		return nil, fmt.Errorf("starting a session: status %d %v %s", status, err, excerptOf(body))
-	}
-	rr := &roomRun{id: strconv.FormatInt(started.ID, 10), code: started.Code, host: host,
+	rr := &roomRun{id: live.ID, code: live.Code, host: lr.host,
 		started: make([]atomic.Int64, n), done: make([]chan struct{}, n), left: make([]atomic.Int64, n)}
 	for q := range rr.done {
 		rr.done[q] = make(chan struct{})
@@ -450,7 +374,7 @@ func (lr *loadRun) joinStudents(ctx context.Context) ([]*joinedStudent, error) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				st := &joinedStudent{u: newVUser(lr.base, lr.tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
+				st := &joinedStudent{u: loadgen.NewVUser(lr.base, lr.tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
 				if err := lr.join(ctx, st); err != nil {
 					joinErrs.Add(1)
 					lr.firstErr.CompareAndSwap(nil, err)
@@ -469,34 +393,19 @@ func (lr *loadRun) joinStudents(ctx context.Context) ([]*joinedStudent, error) {
 	return students, nil
 }
 
-// join joins st to its room and keeps the play page's form token.
+// join joins st to its room and keeps the play page's form token. A
+// student told "try again in a moment" (503) taps Join again, a few times,
+// as in a browser.
 func (lr *loadRun) join(ctx context.Context, st *joinedStudent) error {
-	code := st.rr.code
-	tok, err := st.u.formToken(ctx, "/join?code="+code)
-	if err != nil {
-		return err
-	}
-	// A student told "try again in a moment" (503) taps Join again,
-	// a few times, as in a browser.
-	var status int
-	var body string
-	var hdr http.Header
+	var err error
 	for try := 0; try < 5; try++ {
-		status, body, hdr, err = st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {code},
-			"nickname": {st.nick}, "lang": {st.lang}}, false)
-		if err != nil || status != http.StatusServiceUnavailable {
-			break
+		if st.csrf, err = st.u.Join(ctx, st.rr.code, st.nick, st.lang); !loadgen.Busy(err) {
+			return err
 		}
 		lr.joinRetries.Add(1)
 		time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
 	}
-	if err != nil || status != http.StatusSeeOther {
-		return fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
-	}
-	if st.csrf, err = st.u.formToken(ctx, hdr.Get("Location")); err != nil {
-		return fmt.Errorf("play page: %w", err)
-	}
-	return nil
+	return err
 }
 
 // arrivedQuestion is a question as a student's event stream brought it.
@@ -586,21 +495,20 @@ func (lr *loadRun) playStudent(ctx context.Context, st *joinedStudent, arrived <
 func (lr *loadRun) submitAnswer(ctx context.Context, st *joinedStudent, aq arrivedQuestion, rng *rand.Rand) {
 	choice := aq.letters[rng.IntN(len(aq.letters))]
 	pool := loadExplained[st.lang]
-	form := url.Values{"_csrf": {st.csrf}, "index": {strconv.Itoa(aq.index)}, "choice": {choice},
-		"explanation": {pool[rng.IntN(len(pool))]}}
+	explanation := pool[rng.IntN(len(pool))]
 	lr.answers.Add(1)
 	t := time.Now()
-	status, body, _, err := st.u.post(ctx, "/class/s/"+st.rr.id+"/answer", form, true)
+	_, err := st.u.Answer(ctx, st.rr.id, st.csrf, aq.index, choice, explanation)
 	took := time.Since(t)
-	if err == nil && status == 200 && strings.Contains(body, `"ok":true`) {
-		lr.acked.Add(1)
-		lr.stats.add(took, 0)
-		lr.ackedMu.Lock()
-		lr.ackedSet[st.rr.id][[2]string{st.nick, strconv.Itoa(aq.index + 1)}] = true
-		lr.ackedMu.Unlock()
-	} else {
-		lr.firstErr.CompareAndSwap(nil, fmt.Errorf("answer: status %d %v %s", status, err, excerptOf(body)))
+	if err != nil {
+		lr.firstErr.CompareAndSwap(nil, err)
+		return
 	}
+	lr.acked.Add(1)
+	lr.stats.add(took, 0)
+	lr.ackedMu.Lock()
+	lr.ackedSet[st.rr.id][[2]string{st.nick, strconv.Itoa(aq.index + 1)}] = true
+	lr.ackedMu.Unlock()
 }
 
 // hostRooms has each host play its room at once and returns the first
@@ -644,25 +552,17 @@ func (lr *loadRun) hostRoom(ctx context.Context, rr *roomRun) error {
 	return lr.control(ctx, rr, "next", lr.cfg.Questions-1) // the podium
 }
 
-// control presses a host control of rr.
+// control presses a host control of rr. A control told 503 is pressed
+// again, as a host would: the "from" index makes a repeat act once.
 func (lr *loadRun) control(ctx context.Context, rr *roomRun, action string, from int) error {
-	// A control told 503 is pressed again, as a host would: the
-	// "from" index makes a repeat act once.
-	var status int
-	var body string
 	var err error
 	for try := 0; try < 5; try++ {
-		status, body, _, err = rr.host.post(ctx, "/class/s/"+rr.id+"/control",
-			url.Values{"_csrf": {lr.tok}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
-		if err != nil || status != http.StatusServiceUnavailable {
-			break
+		if err = rr.host.Control(ctx, rr.id, lr.tok, action, from); !loadgen.Busy(err) {
+			return err
 		}
 		time.Sleep(time.Duration(try+1) * 500 * time.Millisecond)
 	}
-	if err != nil || status != 200 {
-		return fmt.Errorf("host %s: status %d %v %s", action, status, err, excerptOf(body))
-	}
-	return nil
+	return err
 }
 
 // countLost counts acknowledged answers missing from the rooms' exports.
@@ -685,7 +585,7 @@ func (lr *loadRun) countLost(ctx context.Context) (int, error) {
 // exportedAnswers reads rr's CSV export as the set of (nickname, question
 // number) it lists as answered.
 func (lr *loadRun) exportedAnswers(ctx context.Context, rr *roomRun) (map[[2]string]bool, error) {
-	status, body, _, err := lr.host.get(ctx, "/class/s/"+rr.id+"/results.csv")
+	status, body, _, err := lr.host.Get(ctx, "/class/s/"+rr.id+"/results.csv")
 	if err != nil || status != 200 {
 		return nil, fmt.Errorf("export: status %d %v", status, err)
 	}
@@ -731,11 +631,9 @@ func (lr *loadRun) peakRSSMB(rssErr <-chan error) float64 {
 
 // holdStream reads an event stream until ctx ends, reconnecting as a
 // browser's EventSource does, and hands each event to on.
-func holdStream(ctx context.Context, u *vuser, path string, on func(event, data string, at time.Time)) {
+func holdStream(ctx context.Context, u *loadgen.VUser, path string, on func(event, data string, at time.Time)) {
 	for ctx.Err() == nil {
-		req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		resp, err := u.stream.Do(req)
+		resp, err := u.OpenStream(ctx, path)
 		if err == nil && resp.StatusCode != 200 {
 			_ = resp.Body.Close() // the status is the error to report
 			err = errors.New(resp.Status)
@@ -868,11 +766,4 @@ func histogramQuantile(before, after []histBucket, q float64) time.Duration {
 		}
 	}
 	return -1
-}
-
-func excerptOf(s string) string {
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return strings.Join(strings.Fields(s), " ")
 }

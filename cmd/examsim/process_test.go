@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,6 +18,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/loadgen"
+	"github.com/examsim/examsim/store"
 )
 
 // sigterm is what a service manager sends to stop a server.
@@ -148,13 +151,14 @@ func startServer(t *testing.T, bin, db string) *serverProc {
 	return p
 }
 
-// wait waits for the process to exit, up to limit, and returns its exit code.
-func (p *serverProc) wait(limit time.Duration) int {
-	p.t.Helper()
+// wait waits for the process to exit, up to limit, and returns its exit
+// code; t is the (sub)test that waits.
+func (p *serverProc) wait(t *testing.T, limit time.Duration) int {
+	t.Helper()
 	select {
 	case <-p.done:
 	case <-time.After(limit):
-		p.t.Fatalf("examsim serve did not exit within %s:\n%s", limit, p.out.String())
+		t.Fatalf("examsim serve did not exit within %s:\n%s", limit, p.out.String())
 	}
 	var exit *exec.ExitError
 	if errors.As(p.waited, &exit) {
@@ -168,30 +172,29 @@ func (p *serverProc) wait(limit time.Duration) int {
 
 // classroomFixture is an instructor's live room on a running server.
 type classroomFixture struct {
-	host     *vuser
-	csrf     string // the host's CSRF token
-	id, code string
-	qids     []string
+	host *loadgen.VUser
+	csrf string // the host's CSRF token
+	loadgen.LiveRoom
+	qids []string
 }
 
-// openRoom logs the instructor in, builds a quiz of n questions and starts
-// a live session of it, as the load test does.
+// builderRow is a question row of the quiz builder; data-missing lists the
+// languages it lacks.
+var builderRow = regexp.MustCompile(`data-question-id="([^"]+)" data-missing="([^"]*)"`)
+
+// openRoom logs the instructor in, builds a quiz of n questions in every
+// language, picked from the builder page, and starts a live run of it.
 func openRoom(ctx context.Context, base string, tr *http.Transport, user, password string, n int) (*classroomFixture, error) {
-	host := newVUser(base, tr)
-	tok, _, err := host.formToken(ctx, "/login")
-	if err != nil {
+	host := loadgen.NewVUser(base, tr)
+	if err := host.Login(ctx, user, password); err != nil {
 		return nil, err
 	}
-	status, _, _, err := host.post(ctx, "/login", url.Values{"_csrf": {tok}, "username": {user}, "password": {password}}, false)
-	if err != nil || status != http.StatusSeeOther {
-		return nil, fmt.Errorf("login: status %d %v", status, err)
-	}
-	tok, builder, err := host.formToken(ctx, "/class/quizzes/new")
-	if err != nil {
-		return nil, err
+	status, builder, _, err := host.Get(ctx, "/class/quizzes/new")
+	if err != nil || status != http.StatusOK {
+		return nil, fmt.Errorf("the quiz builder: status %d %v", status, err)
 	}
 	var qids []string
-	for _, m := range pickRow.FindAllStringSubmatch(builder, -1) {
+	for _, m := range builderRow.FindAllStringSubmatch(builder, -1) {
 		if m[2] == "" && len(qids) < n {
 			qids = append(qids, m[1])
 		}
@@ -199,73 +202,41 @@ func openRoom(ctx context.Context, base string, tr *http.Transport, user, passwo
 	if len(qids) < n {
 		return nil, fmt.Errorf("only %d questions in every language", len(qids))
 	}
-	form := url.Values{"_csrf": {tok}, "title": {"Crash room"}, "seconds": {"120"}, "scoring": {"correctness"},
-		"leaderboard": {"on"}, "explanations": {"optional"}, "action": {"save"}, "q": qids}
-	for i, id := range qids {
-		form.Set("order-"+id, strconv.Itoa(i+1))
+	tok := host.CSRF()
+	room, err := host.OpenLiveRoom(ctx, tok, loadgen.Quiz{Title: "Crash room", Scoring: "correctness", Seconds: 120, QuestionIDs: qids})
+	if err != nil {
+		return nil, err
 	}
-	status, body, hdr, err := host.post(ctx, "/class/quizzes", form, false)
-	if err != nil || status != http.StatusSeeOther {
-		return nil, fmt.Errorf("creating a quiz: status %d %v %s", status, err, excerptOf(body))
-	}
-	quizPath := strings.SplitN(hdr.Get("Location"), "?", 2)[0]
-	status, body, _, err = host.post(ctx, quizPath+"/sessions", url.Values{"_csrf": {tok}, "mode": {"live"}}, true)
-	var started struct {
-		ID   int64  `json:"id"`
-		Code string `json:"code"`
-	}
-	if err != nil || status != 200 || json.Unmarshal([]byte(body), &started) != nil {
-		return nil, fmt.Errorf("starting a session: status %d %v %s", status, err, excerptOf(body))
-	}
-	return &classroomFixture{host: host, csrf: tok, id: strconv.FormatInt(started.ID, 10), code: started.Code, qids: qids}, nil
+	return &classroomFixture{host: host, csrf: tok, LiveRoom: room, qids: qids}, nil
 }
 
 // control presses a host button and fails unless it worked.
 func (f *classroomFixture) control(ctx context.Context, action string, from int) error {
-	status, body, _, err := f.host.post(ctx, "/class/s/"+f.id+"/control",
-		url.Values{"_csrf": {f.csrf}, "action": {action}, "from": {strconv.Itoa(from)}}, true)
-	if err != nil || status != 200 {
-		return fmt.Errorf("host %s: status %d %v %s", action, status, err, excerptOf(body))
-	}
-	return nil
+	return f.host.Control(ctx, f.ID, f.csrf, action, from)
 }
 
 // student is one joined student.
 type student struct {
-	u    *vuser
+	u    *loadgen.VUser
 	nick string
 	csrf string
 }
 
-// join joins a student and reads the CSRF token their page's script uses.
+// join joins a student and keeps the token their page's script echoes.
 func (f *classroomFixture) join(ctx context.Context, base string, tr *http.Transport, nick string) (*student, error) {
-	st := &student{u: newVUser(base, tr), nick: nick}
-	tok, _, err := st.u.formToken(ctx, "/join?code="+f.code)
-	if err != nil {
+	st := &student{u: loadgen.NewVUser(base, tr), nick: nick}
+	var err error
+	if st.csrf, err = st.u.Join(ctx, f.Code, nick, "en"); err != nil {
 		return nil, err
 	}
-	status, body, hdr, err := st.u.post(ctx, "/join", url.Values{"_csrf": {tok}, "code": {f.code}, "nickname": {nick}, "lang": {"en"}}, false)
-	if err != nil || status != http.StatusSeeOther {
-		return nil, fmt.Errorf("join: status %d %v %s", status, err, excerptOf(body))
-	}
-	status, body, _, err = st.u.get(ctx, hdr.Get("Location"))
-	m := dataCSRF.FindStringSubmatch(body)
-	if err != nil || status != 200 || m == nil {
-		return nil, fmt.Errorf("play page: status %d %v", status, err)
-	}
-	st.csrf = m[1]
 	return st, nil
 }
 
 // answer sends a student's answer as the page's script does and reports
 // the status (0 when no response came) and whether it was acknowledged.
 func (f *classroomFixture) answer(ctx context.Context, st *student, index int, choice, explanation string) (int, bool) {
-	status, body, _, err := st.u.post(ctx, "/class/s/"+f.id+"/answer", url.Values{"_csrf": {st.csrf},
-		"index": {strconv.Itoa(index)}, "choice": {choice}, "explanation": {explanation}}, true)
-	if err != nil {
-		return 0, false
-	}
-	return status, status == 200 && strings.Contains(body, `"ok":true`)
+	status, err := st.u.Answer(ctx, f.ID, st.csrf, index, choice, explanation)
+	return status, err == nil
 }
 
 // joinAll joins n students named prefix1..prefixN, a few at a time.
@@ -298,17 +269,90 @@ func (f *classroomFixture) joinAll(ctx context.Context, base string, tr *http.Tr
 
 // practiceAnswer submits a practice answer and returns the attempt id of
 // the result page it was redirected to, or 0 when no redirect came.
-func practiceAnswer(ctx context.Context, u *vuser, qid, explanation string) int64 {
-	tok, _, err := u.formToken(ctx, "/practice/"+qid)
+func practiceAnswer(ctx context.Context, u *loadgen.VUser, qid, explanation string) int64 {
+	tok, err := u.FormToken(ctx, "/practice/"+qid)
 	if err != nil {
 		return 0
 	}
-	status, _, hdr, err := u.post(ctx, "/practice/"+qid, url.Values{"_csrf": {tok}, "choice": {"A"}, "explanation": {explanation}}, false)
+	status, _, hdr, err := u.Post(ctx, "/practice/"+qid, url.Values{"_csrf": {tok}, "choice": {"A"}, "explanation": {explanation}}, false)
 	if err != nil || status != http.StatusSeeOther {
 		return 0
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(hdr.Get("Location"), "/attempts/"), 10, 64)
 	return id
+}
+
+// liveRoomProcess is a real examsim serve on a fresh database with an
+// instructor's live room open and students joined: the set-up of the tests
+// that stop the process in the middle of a burst of answers.
+type liveRoomProcess struct {
+	bin, db string
+	srv     *serverProc
+	tr      *http.Transport
+	room    *classroomFixture
+	class   []*student
+}
+
+// startLiveRoomProcess builds and starts examsim on name.db and opens a
+// room of questions questions that students (named prefix1, prefix2, ...)
+// have joined.
+func startLiveRoomProcess(ctx context.Context, t *testing.T, name string, questions, students int, prefix string) *liveRoomProcess {
+	t.Helper()
+	p := &liveRoomProcess{bin: buildExamsim(t), db: filepath.Join(t.TempDir(), name+".db"), tr: newTransport()}
+	t.Cleanup(p.tr.CloseIdleConnections)
+	user, password := name+"_teacher", name+"-Test-pass-7421"
+	addUser(t, p.bin, p.db, user, password, "instructor")
+	p.srv = startServer(t, p.bin, p.db)
+	var err error
+	if p.room, err = openRoom(ctx, p.srv.URL, p.tr, user, password, questions); err != nil {
+		t.Fatalf("opening a live room of %d questions: %v", questions, err)
+	}
+	if p.class, err = p.room.joinAll(ctx, p.srv.URL, p.tr, prefix, students); err != nil {
+		t.Fatalf("joining %d students: %v", students, err)
+	}
+	return p
+}
+
+// answerKey is one student's answer to one question (0-based).
+type answerKey struct {
+	nick  string
+	index int
+}
+
+// storedAnswers opens the stopped server's database, checks its integrity
+// and returns the room's stored answers by student and question.
+func storedAnswers(ctx context.Context, t *testing.T, dbPath, roomID string) (map[answerKey]*examsim.ClassAnswer, *store.DB) {
+	t.Helper()
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Errorf("after the stop: %v", err)
+	}
+	sessionID, err := strconv.ParseInt(roomID, 10, 64)
+	if err != nil {
+		t.Fatalf("room id %q: %v", roomID, err)
+	}
+	classes := store.NewClassroomService(db)
+	players, err := classes.ListPlayers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nickOf := map[int64]string{}
+	for _, p := range players {
+		nickOf[p.ID] = p.Nickname
+	}
+	answers, err := classes.ListAnswers(ctx, sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[answerKey]*examsim.ClassAnswer{}
+	for _, a := range answers {
+		stored[answerKey{nickOf[a.PlayerID], a.QuestionIndex}] = a
+	}
+	return stored, db
 }
 
 func newTransport() *http.Transport {

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/examsim/examsim/internal/loadgen"
+	"github.com/examsim/examsim/internal/scenario"
 	"github.com/examsim/examsim/sandbox"
-	"github.com/examsim/examsim/store"
 )
 
 // sseLog is one event stream as a client read it.
@@ -25,14 +25,15 @@ type sseLog struct {
 	err    error
 }
 
-// readStream reads an event stream until the server ends it.
-func readStream(name string, client *http.Client, req *http.Request, openOnHeaders bool) *sseLog {
+// readStream opens an event stream with connect and reads it until the
+// server ends it.
+func readStream(name string, connect func() (*http.Response, error), openOnHeaders bool) *sseLog {
 	s := &sseLog{name: name, opened: make(chan struct{}), ended: make(chan struct{})}
 	go func() {
 		defer close(s.ended)
 		var once sync.Once
 		open := func() { once.Do(func() { close(s.opened) }) }
-		resp, err := client.Do(req)
+		resp, err := connect()
 		if err != nil {
 			s.err = err
 			return
@@ -40,7 +41,7 @@ func readStream(name string, client *http.Client, req *http.Request, openOnHeade
 		defer resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 			b, _ := io.ReadAll(resp.Body)
-			s.err = fmt.Errorf("status %d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), excerptOf(string(b)))
+			s.err = fmt.Errorf("status %d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), loadgen.Excerpt(string(b)))
 			return
 		}
 		if openOnHeaders {
@@ -107,7 +108,7 @@ func openMCPStream(ctx context.Context, base string) (*sseLog, error) {
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", session)
 	req.Header.Set("Mcp-Protocol-Version", sandbox.ProtocolVersion)
-	return readStream("mcp", http.DefaultClient, req, true), nil
+	return readStream("mcp", func() (*http.Response, error) { return http.DefaultClient.Do(req) }, true), nil
 }
 
 // TestSIGTERMFinishesRequestsAndClosesStreams stops a real examsim process
@@ -117,137 +118,107 @@ func openMCPStream(ctx context.Context, base string) (*sseLog, error) {
 // themselves once it is up again), finish the answers in flight, commit
 // them before the database closes, and exit 0.
 func TestSIGTERMFinishesRequestsAndClosesStreams(t *testing.T) {
-	bin := buildExamsim(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	dbPath := filepath.Join(t.TempDir(), "shutdown.db")
-	const password = "shutdown-Test-pass-3317"
-	addUser(t, bin, dbPath, "stop_teacher", password, "instructor")
-	srv := startServer(t, bin, dbPath)
-	tr := newTransport()
-	defer tr.CloseIdleConnections()
+	p := startLiveRoomProcess(ctx, t, "shutdown", 2, 40, "p")
+	room, class, srv := p.room, p.class, p.srv
 
-	room, err := openRoom(ctx, srv.URL, tr, "stop_teacher", password, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	class, err := room.joinAll(ctx, srv.URL, tr, "p", 40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var streams []*sseLog
-	eventStream := func(name string, u *vuser, path string) *sseLog {
-		req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		return readStream(name, u.stream, req, false)
-	}
-	for _, st := range class {
-		streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.id+"/events"))
-	}
-	streams = append(streams, eventStream("host", room.host, "/class/s/"+room.id+"/host/events"))
-	mcpStream, err := openMCPStream(ctx, srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	streams = append(streams, mcpStream)
-	for _, s := range streams {
-		select {
-		case <-s.opened:
-		case <-s.ended:
-			t.Fatalf("the %s stream ended before SIGTERM: %v", s.name, s.err)
-		case <-ctx.Done():
-			t.Fatalf("the %s stream never opened", s.name)
-		}
-	}
-	if err := room.control(ctx, "next", -1); err != nil {
-		t.Fatal(err)
-	}
-
-	// Everyone answers at once; SIGTERM goes with the first acknowledgement,
-	// while the rest are in flight.
 	var (
-		mu        sync.Mutex
-		acked     = map[string]string{}
-		unacked   int
-		terminate sync.Once
-		burst     sync.WaitGroup
+		streams   []*sseLog
+		mcpStream *sseLog
 	)
-	for _, st := range class {
-		burst.Add(1)
-		go func() {
-			defer burst.Done()
-			text := st.nick + " says: validation error, do not retry"
-			_, ok := room.answer(ctx, st, 0, "B", text)
-			mu.Lock()
-			defer mu.Unlock()
-			if !ok {
-				unacked++
-				return
+	acked := map[string]string{}
+	scenario.Run(t, scenario.Step{Name: "every event stream opens", Run: func(t *testing.T) {
+		eventStream := func(name string, u *loadgen.VUser, path string) *sseLog {
+			return readStream(name, func() (*http.Response, error) { return u.OpenStream(ctx, path) }, false)
+		}
+		for _, st := range class {
+			streams = append(streams, eventStream(st.nick, st.u, "/class/s/"+room.ID+"/events"))
+		}
+		streams = append(streams, eventStream("host", room.host, "/class/s/"+room.ID+"/host/events"))
+		var err error
+		if mcpStream, err = openMCPStream(ctx, srv.URL); err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, mcpStream)
+		for _, s := range streams {
+			select {
+			case <-s.opened:
+			case <-s.ended:
+				t.Fatalf("the %s stream ended before SIGTERM: %v", s.name, s.err)
+			case <-ctx.Done():
+				t.Fatalf("the %s stream never opened", s.name)
 			}
-			acked[st.nick] = text
-			terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
-		}()
-	}
-	burst.Wait()
-	terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
-	waitStart := time.Now()
-	if code := srv.wait(30 * time.Second); code != 0 {
-		t.Fatalf("examsim serve exited %d on SIGTERM", code)
-	}
-	t.Logf("%d answers acknowledged, %d not (sent after the server stopped accepting); the server exited %s after the burst",
-		len(acked), unacked, time.Since(waitStart).Round(time.Millisecond))
-	if len(acked) == 0 {
-		t.Fatal("no answer was acknowledged")
-	}
-	for _, want := range []string{"examsim: stopping", "examsim: stopped"} {
-		if !strings.Contains(srv.out.String(), want) {
-			t.Errorf("the server did not say %q:\n%s", want, srv.out.String())
 		}
-	}
-
-	for _, s := range streams {
-		select {
-		case <-s.ended:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the %s stream is still open after the server exited", s.name)
+	}}, scenario.Step{Name: "SIGTERM in the middle of a burst exits 0", Run: func(t *testing.T) {
+		if err := room.control(ctx, "next", -1); err != nil {
+			t.Fatal(err)
 		}
-		last, retries := s.lastWord()
-		wantRetries := 2 // one on opening, one on closing
-		if s == mcpStream {
-			wantRetries = 1
+		// Everyone answers at once; SIGTERM goes with the first acknowledgement,
+		// while the rest are in flight.
+		var (
+			mu        sync.Mutex
+			unacked   int
+			terminate sync.Once
+			burst     sync.WaitGroup
+		)
+		for _, st := range class {
+			burst.Add(1)
+			go func() {
+				defer burst.Done()
+				text := st.nick + " says: validation error, do not retry"
+				_, ok := room.answer(ctx, st, 0, "B", text)
+				mu.Lock()
+				defer mu.Unlock()
+				if !ok {
+					unacked++
+					return
+				}
+				acked[st.nick] = text
+				terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
+			}()
 		}
-		if s.err != nil || !strings.HasPrefix(last, "retry: ") || retries < wantRetries {
-			t.Errorf("the %s stream ended with %q after %d retry hints (err %v); want a closing retry hint", s.name, last, retries, s.err)
+		burst.Wait()
+		terminate.Do(func() { srv.cmd.Process.Signal(sigterm) })
+		waitStart := time.Now()
+		if code := srv.wait(t, 30*time.Second); code != 0 {
+			t.Fatalf("examsim serve exited %d on SIGTERM", code)
 		}
-	}
-
-	db, err := store.Open(ctx, dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Error(err)
-	}
-	var sessionID int64
-	fmt.Sscan(room.id, &sessionID)
-	classes := store.NewClassroomService(db)
-	players, _ := classes.ListPlayers(ctx, sessionID)
-	nickOf := map[int64]string{}
-	for _, p := range players {
-		nickOf[p.ID] = p.Nickname
-	}
-	answers, err := classes.ListAnswers(ctx, sessionID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored := map[string]string{}
-	for _, a := range answers {
-		stored[nickOf[a.PlayerID]] = a.Explanation
-	}
-	for nick, text := range acked {
-		if stored[nick] != text {
-			t.Errorf("LOST: %s's acknowledged answer (stored: %q)", nick, stored[nick])
+		t.Logf("%d answers acknowledged, %d not (sent after the server stopped accepting); the server exited %s after the burst",
+			len(acked), unacked, time.Since(waitStart).Round(time.Millisecond))
+		if len(acked) == 0 {
+			t.Fatal("no answer was acknowledged")
 		}
-	}
+		for _, want := range []string{"examsim: stopping", "examsim: stopped"} {
+			if !strings.Contains(srv.out.String(), want) {
+				t.Errorf("the server did not say %q:\n%s", want, srv.out.String())
+			}
+		}
+	}}, scenario.Step{Name: "every stream ends with a retry hint", Run: func(t *testing.T) {
+		for _, s := range streams {
+			select {
+			case <-s.ended:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the %s stream is still open after the server exited", s.name)
+			}
+			last, retries := s.lastWord()
+			wantRetries := 2 // one on opening, one on closing
+			if s == mcpStream {
+				wantRetries = 1
+			}
+			if s.err != nil || !strings.HasPrefix(last, "retry: ") || retries < wantRetries {
+				t.Errorf("the %s stream ended with %q after %d retry hints (err %v); want a closing retry hint", s.name, last, retries, s.err)
+			}
+		}
+	}}, scenario.Step{Name: "every acknowledged answer is stored", Run: func(t *testing.T) {
+		stored, _ := storedAnswers(ctx, t, p.db, room.ID)
+		for nick, text := range acked {
+			switch a := stored[answerKey{nick, 0}]; {
+			case a == nil:
+				t.Errorf("LOST: %s's acknowledged answer (nothing stored)", nick)
+			case a.Explanation != text:
+				t.Errorf("LOST: %s's acknowledged answer (stored: %q)", nick, a.Explanation)
+			}
+		}
+	}})
 }
