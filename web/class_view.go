@@ -31,21 +31,21 @@ type playView struct {
 // assignment ones depends only on the room and whether the student has
 // answered, so it can be rendered once per language for the whole room.
 func playVariant(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) string {
-	sess := snap.Session
-	if sess.Mode == examsim.ModeAssignment {
+	run := snap.Run
+	if run.Mode == examsim.ModeAssignment {
 		switch {
 		case me.Next >= len(snap.Questions):
 			return "done"
-		case !sess.EndedAt.IsZero() || now.After(sess.Deadline):
+		case !run.EndedAt.IsZero() || now.After(run.Deadline):
 			return "closed"
 		}
 		return "assign"
 	}
-	switch sess.Phase {
+	switch run.Phase {
 	case examsim.PhaseLobby:
 		return "lobby"
 	case examsim.PhaseQuestion:
-		if _, ok := me.Answers[sess.QuestionIndex]; ok {
+		if _, ok := me.Answers[run.QuestionIndex]; ok {
 			return "answered"
 		}
 		if now.After(snap.Deadline) {
@@ -74,7 +74,7 @@ type hostView struct {
 	Now     time.Time
 }
 
-func (v hostView) id() int64 { return v.Snap.Session.ID }
+func (v hostView) id() int64 { return v.Snap.Run.ID }
 
 // classText returns a question in the page's language.
 func classText(ctx context.Context, q *questions.Question) *questions.Text {
@@ -159,12 +159,12 @@ func classLogText(ctx context.Context, e classroom.LogEntry) string {
 	return t(ctx, "class.event_"+e.Event, "Name", e.Nickname)
 }
 
-func sessionTitle(s examsim.ClassSession) string { return s.Quiz.Title }
+func runTitle(s examsim.ClassRun) string { return s.Quiz.Title }
 
 // endedEarly reports a live room ended before its last question: the host
 // pressed End, or deleted their account.
 func endedEarly(s *classroom.Snapshot) bool {
-	return s.Session.Mode == examsim.ModeLive && s.Session.QuestionIndex < len(s.Questions)-1
+	return s.Run.Mode == examsim.ModeLive && s.Run.QuestionIndex < len(s.Questions)-1
 }
 
 // langsMissing lists the languages a question lacks, for the builder.
@@ -183,7 +183,7 @@ func yourAnswer(me classroom.PlayerView, index int) *examsim.ClassAnswer { retur
 
 func classBandLabel(ctx context.Context, band int) string { return t(ctx, "band."+strconv.Itoa(band)) }
 
-func classPhaseLabel(ctx context.Context, s *examsim.ClassSession) string {
+func classPhaseLabel(ctx context.Context, s *examsim.ClassRun) string {
 	if !s.EndedAt.IsZero() {
 		return t(ctx, "class.phase_ended")
 	}

@@ -33,7 +33,7 @@ func TestFlagRegradeAndTheHumanBand(t *testing.T) {
 	a := newClassApp(t)
 	ines := a.account("ines", examsim.RoleInstructor)
 	ivan := a.account("ivan", examsim.RoleInstructor)
-	_, code := a.startSession(ines, "optional")
+	_, code := a.startRun(ines, "optional")
 	lena := a.account("lena", examsim.RoleLearner)
 	lena.get("/?lang=pl")
 	if p := lena.post("/join?code="+code, "/join", url.Values{"code": {code}, "nickname": {"Lena"}, "lang": {"pl"}}); p.status != http.StatusSeeOther {
@@ -192,7 +192,7 @@ func TestRegradeAClassAnswer(t *testing.T) {
 	a := newClassApp(t)
 	ines := a.account("ines", examsim.RoleInstructor)
 	ivan := a.account("ivan", examsim.RoleInstructor)
-	room, code := a.startSession(ines, "optional")
+	room, code := a.startRun(ines, "optional")
 	student := a.join(code, "Łucja", "pl")
 	control(t, ines, room, "start", -1)
 	q, _ := a.Bank.Question(classQuestions[0])

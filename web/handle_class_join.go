@@ -84,8 +84,8 @@ func (s *Server) handleJoin(c echo.Context) error {
 	// The rejoin token lives only under the room's path, so it is sent to
 	// this room's pages and nowhere else.
 	maxAge := 12 * time.Hour
-	if sess := room.Session(); sess.Mode == examsim.ModeAssignment {
-		maxAge = time.Until(sess.Deadline) + 24*time.Hour
+	if run := room.Run(); run.Mode == examsim.ModeAssignment {
+		maxAge = time.Until(run.Deadline) + 24*time.Hour
 	}
 	s.setCookie(c, roomCookie(room.ID), token, roomPath(room.ID), maxAge)
 	s.setLangCookie(c, player.Lang)

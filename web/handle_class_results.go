@@ -9,7 +9,7 @@ import (
 	"github.com/examsim/examsim/classroom"
 )
 
-// handleResults shows the host a session's report.
+// handleResults shows the host a run's report.
 func (s *Server) handleResults(c echo.Context) error {
 	room, _, err := s.hostRoom(c)
 	if err != nil {
@@ -22,7 +22,7 @@ func (s *Server) handleResults(c echo.Context) error {
 	return Render(c, http.StatusOK, ResultsPage(res))
 }
 
-// handleResultsCSV downloads every committed answer of a session as CSV
+// handleResultsCSV downloads every committed answer of a run as CSV
 // that spreadsheets open cleanly in any of the four languages.
 func (s *Server) handleResultsCSV(c echo.Context) error {
 	room, _, err := s.hostRoom(c)

@@ -113,7 +113,7 @@ func TestClassroomAnswerWhenReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := app.account("teacher_ro", examsim.RoleInstructor)
-	path, code := app.startSession(host, "optional")
+	path, code := app.startRun(host, "optional")
 	student := app.join(code, "Kasia", "pl")
 	control(t, host, path, "start", -1)
 
