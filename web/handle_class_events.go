@@ -11,6 +11,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/web/classview"
 )
 
 const (
@@ -91,7 +92,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		if snap.Run.Mode == examsim.ModeAssignment {
 			v.Index = me.Next
 		}
-		v.Variant = playVariant(snap, me, now)
+		v.Variant = classview.Stage(snap, me, now)
 		chunks := [][]byte{clockEvent(now)}
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/web/classview"
 )
 
 // handlePlay shows a student their room as it is now: a reload, a new
@@ -61,7 +62,7 @@ func (s *Server) playView(c echo.Context, roomID, playerID int64) (playView, err
 		me, _ = room.Player(playerID)
 	}
 	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex}
-	v.Variant = playVariant(snap, me, now)
+	v.Variant = classview.Stage(snap, me, now)
 	if snap.Run.Mode == examsim.ModeAssignment {
 		v.Index = me.Next
 	}
