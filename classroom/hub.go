@@ -113,13 +113,7 @@ func (h *Hub) CloseStreams() { h.once.Do(func() { close(h.closed) }) }
 // stops the writer. Call it after the server has stopped serving.
 func (h *Hub) Close() {
 	h.CloseStreams()
-	h.mu.Lock()
-	rooms := make([]*Room, 0, len(h.rooms))
-	for _, r := range h.rooms {
-		rooms = append(rooms, r)
-	}
-	h.mu.Unlock()
-	for _, r := range rooms {
+	for _, r := range h.roomList() {
 		r.mu.Lock()
 		if r.timer != nil {
 			r.timer.Stop()
@@ -127,6 +121,18 @@ func (h *Hub) Close() {
 		r.mu.Unlock()
 	}
 	h.commit.close()
+}
+
+// roomList copies the hub's rooms, so each can then be locked without the
+// hub's lock held.
+func (h *Hub) roomList() []*Room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	return rooms
 }
 
 // Done is closed when the hub is closing; event streams end on it.
@@ -141,13 +147,8 @@ type Stats struct {
 
 // Stats returns the hub's current numbers.
 func (h *Hub) Stats() Stats {
-	h.mu.Lock()
-	st := Stats{Rooms: len(h.rooms)}
-	rooms := make([]*Room, 0, len(h.rooms))
-	for _, r := range h.rooms {
-		rooms = append(rooms, r)
-	}
-	h.mu.Unlock()
+	rooms := h.roomList()
+	st := Stats{Rooms: len(rooms)}
 	for _, r := range rooms {
 		r.mu.Lock()
 		st.Players += len(r.order)

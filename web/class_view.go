@@ -8,6 +8,7 @@ import (
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/web/classview"
 )
 
 // playView is what a student's page shows.
@@ -22,6 +23,16 @@ type playView struct {
 	// Form state kept across a failed plain-form answer.
 	Error       string
 	Explanation string
+}
+
+// newPlayView is a student's page at now: the stage they see and the
+// question on it, the room's in a live room, their next in an assignment.
+func newPlayView(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) playView {
+	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex, Variant: classview.Stage(snap, me, now)}
+	if snap.Run.Mode == examsim.ModeAssignment {
+		v.Index = me.Next
+	}
+	return v
 }
 
 func (v playView) question() *questions.Question {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
-	"github.com/examsim/examsim/web/classview"
 )
 
 const (
@@ -88,11 +87,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			return nil
 		}
 		now := s.now()
-		v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex}
-		if snap.Run.Mode == examsim.ModeAssignment {
-			v.Index = me.Next
-		}
-		v.Variant = classview.Stage(snap, me, now)
+		v := newPlayView(snap, me, now)
 		chunks := [][]byte{clockEvent(now)}
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)

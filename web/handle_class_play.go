@@ -9,7 +9,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/examsim/examsim"
-	"github.com/examsim/examsim/web/classview"
 )
 
 // handlePlay shows a student their room as it is now: a reload, a new
@@ -61,12 +60,7 @@ func (s *Server) playView(c echo.Context, roomID, playerID int64) (playView, err
 		room.Open(playerID)
 		me, _ = room.Player(playerID)
 	}
-	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex}
-	v.Variant = classview.Stage(snap, me, now)
-	if snap.Run.Mode == examsim.ModeAssignment {
-		v.Index = me.Next
-	}
-	return v, nil
+	return newPlayView(snap, me, now), nil
 }
 
 // handlePlayAnswer takes a student's answer. The reply, a redirect for a
