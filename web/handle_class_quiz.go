@@ -97,10 +97,10 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 		return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
 	}
 	if err := s.checkQuizForm(&form); err != nil {
-		p := pageOf(c)
-		e := err.(*examsim.Error)
-		form.Error = p.errorText(e)
-		return Render(c, statusOf[e.Code], QuizBuilderPage(s.builder(form)))
+		return formError(c, err, func(status int, reason string) error {
+			form.Error = reason
+			return Render(c, status, QuizBuilderPage(s.builder(form)))
+		})
 	}
 	q.Title, q.QuestionIDs, q.SecondsPerQuestion = form.Title, form.Picked, form.Seconds
 	q.Scoring, q.Leaderboard, q.Explanations = examsim.ScoringMode(form.Scoring), form.Leaderboard, examsim.ExplanationMode(form.Explanations)
