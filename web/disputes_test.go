@@ -199,9 +199,8 @@ func TestRegradeAClassAnswer(t *testing.T) {
 	if p := answer(t, student, room, 0, q.Answer, "Pusty wynik to nie błąd"); p.status != http.StatusOK {
 		t.Fatalf("the student's answer: %d %s", p.status, p.body)
 	}
-	sessionID, _ := strconv.ParseInt(strings.TrimPrefix(room, "/class/s/"), 10, 64)
 	// Answered means stored: the room acknowledges an answer once committed.
-	answers, err := store.NewClassroomService(a.DB).ListAnswers(context.Background(), sessionID)
+	answers, err := store.NewClassroomService(a.DB).ListAnswers(context.Background(), a.runID(t, room))
 	if err != nil {
 		t.Fatal(err)
 	}
