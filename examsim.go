@@ -157,7 +157,7 @@ func ParseRole(s string) (Role, bool) {
 	return "", false
 }
 
-// CanTeach reports whether the learner may build quizzes and host sessions.
+// CanTeach reports whether the learner may build quizzes and host runs of them.
 func (l *Learner) CanTeach() bool {
 	return l != nil && !l.Anonymous() && (l.Role == RoleInstructor || l.Role == RoleAdmin)
 }
@@ -193,15 +193,15 @@ type Quiz struct {
 	UpdatedAt          time.Time
 }
 
-// SessionMode says who paces a classroom session.
-type SessionMode string
+// RunMode says who paces a run of a quiz.
+type RunMode string
 
 const (
-	ModeLive       SessionMode = "live"       // the host moves the room question by question
-	ModeAssignment SessionMode = "assignment" // each student at their own pace until a deadline
+	ModeLive       RunMode = "live"       // the host moves the room question by question
+	ModeAssignment RunMode = "assignment" // each student at their own pace until a deadline
 )
 
-// Phase is where a live session is.
+// Phase is where a live run is.
 type Phase string
 
 const (
@@ -212,13 +212,13 @@ const (
 	PhaseEnded       Phase = "ended"
 )
 
-// ClassSession is one run of a quiz for a room. It keeps a copy of the quiz
+// ClassRun is one run of a quiz for a room. It keeps a copy of the quiz
 // as it was when started, so editing the quiz never changes a running room.
-type ClassSession struct {
+type ClassRun struct {
 	ID                int64
 	HostID            int64
-	Code              string // six digits, unique among sessions not ended
-	Mode              SessionMode
+	Code              string // six digits, unique among runs not ended
+	Mode              RunMode
 	Quiz              Quiz
 	Deadline          time.Time // assignments only
 	Locked            bool      // no new players
@@ -229,10 +229,10 @@ type ClassSession struct {
 	EndedAt           time.Time // zero while running
 }
 
-// Player is a student in a classroom session.
+// Player is a student in a run of a quiz.
 type Player struct {
 	ID         int64
-	SessionID  int64
+	RunID      int64
 	Nickname   string
 	Lang       Lang
 	LearnerID  int64  // 0 when the student had no examsim identity
@@ -241,10 +241,10 @@ type Player struct {
 	JoinedAt   time.Time
 }
 
-// ClassAnswer is one student's answer to one question of a session.
+// ClassAnswer is one student's answer to one question of a run.
 type ClassAnswer struct {
 	ID            int64
-	SessionID     int64
+	RunID         int64
 	PlayerID      int64
 	QuestionIndex int
 	QuestionID    string
@@ -258,36 +258,36 @@ type ClassAnswer struct {
 	CreatedAt     time.Time
 }
 
-// ClassroomService stores quizzes, sessions, players and their answers.
+// ClassroomService stores quizzes, their runs, players and their answers.
 type ClassroomService interface {
 	CreateQuiz(ctx context.Context, q *Quiz) error
 	UpdateQuiz(ctx context.Context, q *Quiz) error
 	FindQuiz(ctx context.Context, id int64) (*Quiz, error)
 	ListQuizzes(ctx context.Context, ownerID int64) ([]*Quiz, error)
 
-	// CreateRun stores a new run of a quiz (a ClassSession, in the
-	// class_sessions table) and gives it a free join code. "Session" alone
-	// is a browser login: see SessionService.
-	CreateRun(ctx context.Context, s *ClassSession) error
-	FindRun(ctx context.Context, id int64) (*ClassSession, error)
+	// CreateRun stores a new run of a quiz (kept in the class_sessions
+	// table, an older name) and gives it a free join code. A session is a
+	// browser login: see SessionService.
+	CreateRun(ctx context.Context, run *ClassRun) error
+	FindRun(ctx context.Context, id int64) (*ClassRun, error)
 	// FindRunByCode finds the run not ended with a join code.
-	FindRunByCode(ctx context.Context, code string) (*ClassSession, error)
-	ListRuns(ctx context.Context, hostID int64, limit int) ([]*ClassSession, error)
+	FindRunByCode(ctx context.Context, code string) (*ClassRun, error)
+	ListRuns(ctx context.Context, hostID int64, limit int) ([]*ClassRun, error)
 	// UpdateRunState stores phase, question, lock and end.
-	UpdateRunState(ctx context.Context, s *ClassSession) error
+	UpdateRunState(ctx context.Context, run *ClassRun) error
 
 	CreatePlayer(ctx context.Context, p *Player) error
-	ListPlayers(ctx context.Context, sessionID int64) ([]*Player, error)
-	KickPlayer(ctx context.Context, sessionID, playerID int64) error
+	ListPlayers(ctx context.Context, runID int64) ([]*Player, error)
+	KickPlayer(ctx context.Context, runID, playerID int64) error
 	// SetPlayerLang changes the language a player sees the questions in.
-	SetPlayerLang(ctx context.Context, sessionID, playerID int64, lang Lang) error
+	SetPlayerLang(ctx context.Context, runID, playerID int64, lang Lang) error
 
 	// SaveAnswers stores a batch of answers in one transaction. An answer
 	// the database refuses (its room or player is gone) is left out on its
 	// own and the rest are stored: the error is then an AnswerErrors. Any
 	// other error means none of the batch was stored.
 	SaveAnswers(ctx context.Context, answers []*ClassAnswer) error
-	ListAnswers(ctx context.Context, sessionID int64) ([]*ClassAnswer, error)
+	ListAnswers(ctx context.Context, runID int64) ([]*ClassAnswer, error)
 }
 
 // AnswerErrors says which answers of a batch were refused: one entry per

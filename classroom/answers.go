@@ -85,18 +85,18 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	now := r.now()
-	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.sess.Quiz, lang: p.Lang, learnerID: p.LearnerID,
-		choice: choice, assignment: r.sess.Mode == examsim.ModeAssignment, at: now}
+	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
+		choice: choice, assignment: r.run.Mode == examsim.ModeAssignment, at: now}
 	key := answerKey{playerID, index}
 	switch {
 	case r.closedLocked():
 		return nil, examsim.E(examsim.ECONFLICT, "class.error_question_closed")
 	case !ad.assignment:
-		if r.sess.Phase != examsim.PhaseQuestion || index != r.sess.QuestionIndex ||
-			now.After(r.sess.QuestionStartedAt.Add(r.limit()+r.hub.cfg.Grace)) {
+		if r.run.Phase != examsim.PhaseQuestion || index != r.run.QuestionIndex ||
+			now.After(r.run.QuestionStartedAt.Add(r.limit()+r.hub.cfg.Grace)) {
 			return nil, examsim.E(examsim.ECONFLICT, "class.error_question_closed")
 		}
-		ad.elapsed = now.Sub(r.sess.QuestionStartedAt)
+		ad.elapsed = now.Sub(r.run.QuestionStartedAt)
 	case index != r.nextLocked(playerID):
 		return nil, examsim.E(examsim.ECONFLICT, "class.error_already_answered")
 	default:
@@ -133,7 +133,7 @@ func (ad *admission) score() (*examsim.ClassAnswer, error) {
 		return nil, err
 	}
 	a := &examsim.ClassAnswer{
-		SessionID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
+		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
 		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
 		Verdict:   res.Verdict(ad.tx.Rubric.Version),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
@@ -159,7 +159,7 @@ func (r *Room) accept(a *examsim.ClassAnswer) {
 	defer r.mu.Unlock()
 	delete(r.pending, answerKey{a.PlayerID, a.QuestionIndex})
 	r.record(a)
-	r.changedLocked(r.sess.Mode == examsim.ModeAssignment)
+	r.changedLocked(r.run.Mode == examsim.ModeAssignment)
 	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
 		st.wake()
 	}

@@ -227,7 +227,7 @@ func TestAnswerRules(t *testing.T) {
 	}
 	room.Next(ctx, 1)
 	room.Next(ctx, 1)
-	if s := room.Session(); s.Phase != examsim.PhaseEnded {
+	if s := room.Run(); s.Phase != examsim.PhaseEnded {
 		t.Errorf("after the last question: %s", s.Phase)
 	}
 }
@@ -368,7 +368,7 @@ func TestHubConcurrentLifecycle(t *testing.T) {
 		t.Error(err)
 	}
 	for _, room := range rooms {
-		if s := room.Session(); s.Phase != examsim.PhaseEnded {
+		if s := room.Run(); s.Phase != examsim.PhaseEnded {
 			t.Errorf("room %d ended in phase %s", room.ID, s.Phase)
 		}
 	}
@@ -880,7 +880,7 @@ func TestAutoReveal(t *testing.T) {
 	if _, err := room.Answer(ctx, ps[0].ID, 0, f.answerOf(0), ""); err != nil {
 		t.Fatal(err)
 	}
-	if ph := room.Session().Phase; ph != examsim.PhaseQuestion {
+	if ph := room.Run().Phase; ph != examsim.PhaseQuestion {
 		t.Fatalf("revealed with one connected student still to answer: %s", ph)
 	}
 	host := room.Watch(0)
@@ -888,14 +888,14 @@ func TestAutoReveal(t *testing.T) {
 	if _, err := room.Answer(ctx, ps[1].ID, 0, f.answerOf(0), ""); err != nil {
 		t.Fatal(err)
 	}
-	for room.Session().Phase == examsim.PhaseQuestion { // the reveal wakes the host's stream
+	for room.Run().Phase == examsim.PhaseQuestion { // the reveal wakes the host's stream
 		select {
 		case <-host.C():
 		case <-time.After(30 * time.Second): // a hang guard, not a timing check
 			t.Fatal("no auto-reveal after every connected student answered")
 		}
 	}
-	if ph := room.Session().Phase; ph != examsim.PhaseReveal {
+	if ph := room.Run().Phase; ph != examsim.PhaseReveal {
 		t.Errorf("phase %s, want reveal", ph)
 	}
 }

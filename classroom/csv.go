@@ -35,7 +35,7 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 		answers[key{a.PlayerID, a.QuestionIndex}] = a
 	}
 	for _, p := range res.Roster {
-		for i, id := range res.Session.Quiz.QuestionIDs {
+		for i, id := range res.Run.Quiz.QuestionIDs {
 			title := ""
 			if q := res.Questions[i]; q != nil {
 				title = q.In(p.Lang).Title

@@ -1,4 +1,4 @@
-// Package classroom owns live classroom quizzes: one Room per session, safe
+// Package classroom owns live classroom quizzes: one Room per quiz run, safe
 // for concurrent use, holding who is in the room, which question is on and
 // the answers so far; it wakes the host's and the students' event streams
 // when something they see changes, and commits answers to the store in
@@ -36,7 +36,7 @@ type Config struct {
 	Now     func() time.Time
 }
 
-// Hub holds the rooms of the running sessions.
+// Hub holds the rooms of the quiz runs in progress.
 type Hub struct {
 	cfg    Config
 	commit *committer
@@ -113,13 +113,7 @@ func (h *Hub) CloseStreams() { h.once.Do(func() { close(h.closed) }) }
 // stops the writer. Call it after the server has stopped serving.
 func (h *Hub) Close() {
 	h.CloseStreams()
-	h.mu.Lock()
-	rooms := make([]*Room, 0, len(h.rooms))
-	for _, r := range h.rooms {
-		rooms = append(rooms, r)
-	}
-	h.mu.Unlock()
-	for _, r := range rooms {
+	for _, r := range h.roomList() {
 		r.mu.Lock()
 		if r.timer != nil {
 			r.timer.Stop()
@@ -127,6 +121,18 @@ func (h *Hub) Close() {
 		r.mu.Unlock()
 	}
 	h.commit.close()
+}
+
+// roomList copies the hub's rooms, so each can then be locked without the
+// hub's lock held.
+func (h *Hub) roomList() []*Room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rooms := make([]*Room, 0, len(h.rooms))
+	for _, r := range h.rooms {
+		rooms = append(rooms, r)
+	}
+	return rooms
 }
 
 // Done is closed when the hub is closing; event streams end on it.
@@ -141,13 +147,8 @@ type Stats struct {
 
 // Stats returns the hub's current numbers.
 func (h *Hub) Stats() Stats {
-	h.mu.Lock()
-	st := Stats{Rooms: len(h.rooms)}
-	rooms := make([]*Room, 0, len(h.rooms))
-	for _, r := range h.rooms {
-		rooms = append(rooms, r)
-	}
-	h.mu.Unlock()
+	rooms := h.roomList()
+	st := Stats{Rooms: len(rooms)}
 	for _, r := range rooms {
 		r.mu.Lock()
 		st.Players += len(r.order)
@@ -162,28 +163,28 @@ func (h *Hub) Stats() Stats {
 // Bank returns the question bank the rooms ask from.
 func (h *Hub) Bank() *questions.Bank { return h.cfg.Bank }
 
-// Create starts a session of quiz hosted by hostID and returns its room.
-func (h *Hub) Create(ctx context.Context, quiz *examsim.Quiz, hostID int64, mode examsim.SessionMode, deadline time.Time) (*Room, error) {
-	cs := &examsim.ClassSession{HostID: hostID, Mode: mode, Quiz: *quiz, Phase: examsim.PhaseLobby, QuestionIndex: -1}
+// Create starts a run of quiz hosted by hostID and returns its room.
+func (h *Hub) Create(ctx context.Context, quiz *examsim.Quiz, hostID int64, mode examsim.RunMode, deadline time.Time) (*Room, error) {
+	run := &examsim.ClassRun{HostID: hostID, Mode: mode, Quiz: *quiz, Phase: examsim.PhaseLobby, QuestionIndex: -1}
 	if mode == examsim.ModeAssignment {
 		if !deadline.After(h.cfg.Now()) {
 			return nil, examsim.E(examsim.EINVALID, "class.error_deadline_past")
 		}
-		cs.Deadline = deadline
-		cs.Phase = examsim.PhaseQuestion
+		run.Deadline = deadline
+		run.Phase = examsim.PhaseQuestion
 	}
-	if _, err := h.questionsOf(cs); err != nil {
+	if _, err := h.questionsOf(run); err != nil {
 		return nil, err
 	}
-	if err := h.cfg.Store.CreateRun(ctx, cs); err != nil {
+	if err := h.cfg.Store.CreateRun(ctx, run); err != nil {
 		return nil, err
 	}
-	return h.Room(ctx, cs.ID)
+	return h.Room(ctx, run.ID)
 }
 
-func (h *Hub) questionsOf(cs *examsim.ClassSession) ([]*questions.Question, error) {
-	qs := make([]*questions.Question, 0, len(cs.Quiz.QuestionIDs))
-	for _, id := range cs.Quiz.QuestionIDs {
+func (h *Hub) questionsOf(run *examsim.ClassRun) ([]*questions.Question, error) {
+	qs := make([]*questions.Question, 0, len(run.Quiz.QuestionIDs))
+	for _, id := range run.Quiz.QuestionIDs {
 		q, ok := h.cfg.Bank.Question(id)
 		if !ok {
 			return nil, examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", id)
@@ -196,59 +197,59 @@ func (h *Hub) questionsOf(cs *examsim.ClassSession) ([]*questions.Question, erro
 	return qs, nil
 }
 
-// Room returns the room of a session, loading it from the store the first
+// Room returns the room of a run, loading it from the store the first
 // time (so a restarted server picks rooms up where they were).
-func (h *Hub) Room(ctx context.Context, sessionID int64) (*Room, error) {
+func (h *Hub) Room(ctx context.Context, runID int64) (*Room, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if r := h.rooms[sessionID]; r != nil {
+	if r := h.rooms[runID]; r != nil {
 		return r, nil
 	}
-	cs, err := h.cfg.Store.FindRun(ctx, sessionID)
+	run, err := h.cfg.Store.FindRun(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	qs, err := h.questionsOf(cs)
+	qs, err := h.questionsOf(run)
 	if err != nil {
 		return nil, err
 	}
-	players, err := h.cfg.Store.ListPlayers(ctx, sessionID)
+	players, err := h.cfg.Store.ListPlayers(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	answers, err := h.cfg.Store.ListAnswers(ctx, sessionID)
+	answers, err := h.cfg.Store.ListAnswers(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	r := newRoom(h, cs, qs)
+	r := newRoom(h, run, qs)
 	for _, p := range players {
 		r.addPlayer(p)
 	}
 	for _, a := range answers {
 		r.record(a)
 	}
-	if cs.Mode == examsim.ModeLive && cs.Phase == examsim.PhaseQuestion && cs.EndedAt.IsZero() {
+	if run.Mode == examsim.ModeLive && run.Phase == examsim.PhaseQuestion && run.EndedAt.IsZero() {
 		r.armTimer()
 	}
-	h.rooms[sessionID] = r
+	h.rooms[runID] = r
 	return r, nil
 }
 
-// EndHostedBy ends every running session hosted by hostID, live or
+// EndHostedBy ends every run in progress hosted by hostID, live or
 // assignment, as if the host had pressed "End the session": its students see
 // the quiz ended and no answer is taken after. Deleting the host's account
 // calls it first, so the deletion never leaves a room running on rows that
 // are gone.
 func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
-	sessions, err := h.cfg.Store.ListRuns(ctx, hostID, -1)
+	runs, err := h.cfg.Store.ListRuns(ctx, hostID, -1)
 	if err != nil {
 		return err
 	}
-	for _, cs := range sessions {
-		if !cs.EndedAt.IsZero() {
+	for _, run := range runs {
+		if !run.EndedAt.IsZero() {
 			continue
 		}
-		r, err := h.Room(ctx, cs.ID)
+		r, err := h.Room(ctx, run.ID)
 		if err != nil {
 			return err
 		}
@@ -261,11 +262,11 @@ func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
 
 // RoomByCode returns the running room with a join code.
 func (h *Hub) RoomByCode(ctx context.Context, code string) (*Room, error) {
-	cs, err := h.cfg.Store.FindRunByCode(ctx, code)
+	run, err := h.cfg.Store.FindRunByCode(ctx, code)
 	if err != nil {
 		return nil, err
 	}
-	return h.Room(ctx, cs.ID)
+	return h.Room(ctx, run.ID)
 }
 
 // NewToken returns a rejoin token and the hash the store keeps of it.

@@ -8,10 +8,10 @@ import (
 	"github.com/examsim/examsim/questions"
 )
 
-// Results is a session's outcome, read from the store (not the room's
+// Results is a run's outcome, read from the store (not the room's
 // memory), so it is exactly what was committed.
 type Results struct {
-	Session   *examsim.ClassSession
+	Run       *examsim.ClassRun
 	Questions []*questions.Question
 	Players   map[int64]*examsim.Player
 	Roster    []*examsim.Player      // the players who count, in join order
@@ -55,21 +55,21 @@ type ConceptResult struct {
 	Explained, Hit int
 }
 
-// LoadResults reads a session's results.
-func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *questions.Bank, sessionID int64) (*Results, error) {
-	cs, err := store.FindRun(ctx, sessionID)
+// LoadResults reads a run's results.
+func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *questions.Bank, runID int64) (*Results, error) {
+	run, err := store.FindRun(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	players, err := store.ListPlayers(ctx, sessionID)
+	players, err := store.ListPlayers(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	answers, err := store.ListAnswers(ctx, sessionID)
+	answers, err := store.ListAnswers(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
-	t := newResultsTally(cs, players, bank)
+	t := newResultsTally(run, players, bank)
 	for _, a := range answers {
 		t.add(a)
 	}
@@ -78,7 +78,7 @@ func LoadResults(ctx context.Context, store examsim.ClassroomService, bank *ques
 
 type conceptKey struct{ topic, concept string }
 
-// resultsTally adds a session's answers up into its Results.
+// resultsTally adds a run's answers up into its Results.
 type resultsTally struct {
 	res          *Results
 	students     map[int64]*StudentResult
@@ -91,9 +91,9 @@ type resultsTally struct {
 
 // newResultsTally starts the tally with the quiz's questions and the
 // players who count.
-func newResultsTally(cs *examsim.ClassSession, players []*examsim.Player, bank *questions.Bank) *resultsTally {
-	res := &Results{Session: cs, Players: map[int64]*examsim.Player{}}
-	for _, id := range cs.Quiz.QuestionIDs {
+func newResultsTally(run *examsim.ClassRun, players []*examsim.Player, bank *questions.Bank) *resultsTally {
+	res := &Results{Run: run, Players: map[int64]*examsim.Player{}}
+	for _, id := range run.Quiz.QuestionIDs {
 		q, _ := bank.Question(id) // nil when the bank lost it since; its answers still count
 		res.Questions = append(res.Questions, q)
 	}

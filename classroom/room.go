@@ -13,14 +13,14 @@ import (
 // MaxPlayers is the most students one room takes.
 const MaxPlayers = 2000
 
-// Room is one session's live state. All methods are safe for concurrent use.
+// Room is one quiz run's live state. All methods are safe for concurrent use.
 type Room struct {
 	hub *Hub
 	ID  int64
 
 	ctl      sync.Mutex // orders state changes; held while one is stored, with mu free
 	mu       sync.Mutex
-	sess     examsim.ClassSession
+	run      examsim.ClassRun
 	qs       []*questions.Question
 	players  map[int64]*player
 	order    []*player // join order
@@ -56,8 +56,8 @@ type player struct {
 	reconnects int
 }
 
-func newRoom(h *Hub, cs *examsim.ClassSession, qs []*questions.Question) *Room {
-	r := &Room{hub: h, ID: cs.ID, sess: *cs, qs: qs, players: map[int64]*player{}, byHash: map[string]*player{},
+func newRoom(h *Hub, run *examsim.ClassRun, qs []*questions.Question) *Room {
+	r := &Room{hub: h, ID: run.ID, run: *run, qs: qs, players: map[int64]*player{}, byHash: map[string]*player{},
 		nickKeys: map[string]bool{}, pending: map[answerKey]bool{}, opened: map[answerKey]time.Time{},
 		streams: map[*Stream]struct{}{}, byOwner: map[int64][]*Stream{}, version: 1, live: 1}
 	r.answers = make([]map[int64]*examsim.ClassAnswer, len(qs))
@@ -101,19 +101,19 @@ func (r *Room) now() time.Time { return r.hub.cfg.Now() }
 
 // closed reports whether the room takes no more answers or players.
 func (r *Room) closedLocked() bool {
-	return !r.sess.EndedAt.IsZero() || r.sess.Phase == examsim.PhaseEnded ||
-		(r.sess.Mode == examsim.ModeAssignment && r.now().After(r.sess.Deadline))
+	return !r.run.EndedAt.IsZero() || r.run.Phase == examsim.PhaseEnded ||
+		(r.run.Mode == examsim.ModeAssignment && r.now().After(r.run.Deadline))
 }
 
 // closedAt is when the room stopped taking answers.
 func (r *Room) closedAt() time.Time {
-	if !r.sess.EndedAt.IsZero() {
-		return r.sess.EndedAt
+	if !r.run.EndedAt.IsZero() {
+		return r.run.EndedAt
 	}
-	return r.sess.Deadline
+	return r.run.Deadline
 }
 
-func (r *Room) persist(ctx context.Context, s *examsim.ClassSession) error {
+func (r *Room) persist(ctx context.Context, s *examsim.ClassRun) error {
 	return r.hub.cfg.Store.UpdateRunState(context.WithoutCancel(ctx), s)
 }
 
@@ -141,14 +141,14 @@ func (r *Room) logLocked(nick, event string) {
 	}
 }
 
-// Session returns a copy of the session as it is now.
-func (r *Room) Session() examsim.ClassSession {
+// Run returns a copy of the run as it is now.
+func (r *Room) Run() examsim.ClassRun {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.sess
+	return r.run
 }
 
-// Questions returns the session's questions in order.
+// Questions returns the run's questions in order.
 func (r *Room) Questions() []*questions.Question { return r.qs }
 
 // Join adds a student and returns them with their rejoin token.
@@ -163,7 +163,7 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 	case r.closedLocked():
 		r.mu.Unlock()
 		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_ended")
-	case r.sess.Locked:
+	case r.run.Locked:
 		r.mu.Unlock()
 		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_locked")
 	case len(r.order) >= MaxPlayers:
@@ -177,7 +177,7 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 	r.mu.Unlock()
 
 	token, hash := NewToken()
-	p := &examsim.Player{SessionID: r.ID, Nickname: nick, Lang: lang, LearnerID: learnerID, RejoinHash: hash}
+	p := &examsim.Player{RunID: r.ID, Nickname: nick, Lang: lang, LearnerID: learnerID, RejoinHash: hash}
 	if err := r.hub.cfg.Store.CreatePlayer(ctx, p); err != nil {
 		r.mu.Lock()
 		delete(r.nickKeys, key)
@@ -233,15 +233,15 @@ func (r *Room) Kick(ctx context.Context, playerID int64) error {
 	return nil
 }
 
-// transition changes the session's state. change edits a copy under the
+// transition changes the run's state. change edits a copy under the
 // room's lock (false: nothing to do); the store writes it with no lock held,
 // so a slow fsync stalls no answer and no stream; applied runs under the lock
 // once it is stored. ctl keeps transitions in order, one at a time.
-func (r *Room) transition(ctx context.Context, students bool, change func(ns *examsim.ClassSession) (bool, error), applied func()) error {
+func (r *Room) transition(ctx context.Context, students bool, change func(ns *examsim.ClassRun) (bool, error), applied func()) error {
 	r.ctl.Lock()
 	defer r.ctl.Unlock()
 	r.mu.Lock()
-	ns := r.sess
+	ns := r.run
 	ok, err := change(&ns)
 	r.mu.Unlock()
 	if err != nil || !ok {
@@ -252,7 +252,7 @@ func (r *Room) transition(ctx context.Context, students bool, change func(ns *ex
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.sess = ns
+	r.run = ns
 	if applied != nil {
 		applied()
 	}
@@ -301,10 +301,10 @@ func (r *Room) SetAutoReveal(on bool) {
 // connected student has answered the live question. The reveal stores the
 // phase, so it runs apart from the lock.
 func (r *Room) maybeAutoRevealLocked() {
-	if !r.autoReveal || r.sess.Mode != examsim.ModeLive || r.sess.Phase != examsim.PhaseQuestion {
+	if !r.autoReveal || r.run.Mode != examsim.ModeLive || r.run.Phase != examsim.PhaseQuestion {
 		return
 	}
-	idx, online := r.sess.QuestionIndex, 0
+	idx, online := r.run.QuestionIndex, 0
 	for _, p := range r.order {
 		if p.Kicked || p.conns == 0 {
 			continue
@@ -319,14 +319,14 @@ func (r *Room) maybeAutoRevealLocked() {
 	}
 	go func() {
 		if err := r.Reveal(context.Background(), idx); err != nil {
-			r.hub.cfg.Logger.Warn("classroom: auto-reveal", "session", r.ID, "err", err)
+			r.hub.cfg.Logger.Warn("classroom: auto-reveal", "run", r.ID, "err", err)
 		}
 	}()
 }
 
 // SetLocked locks or unlocks the room to new players.
 func (r *Room) SetLocked(ctx context.Context, locked bool) error {
-	return r.transition(ctx, false, func(ns *examsim.ClassSession) (bool, error) {
+	return r.transition(ctx, false, func(ns *examsim.ClassRun) (bool, error) {
 		ns.Locked = locked
 		return true, nil
 	}, nil)
@@ -336,7 +336,7 @@ func (r *Room) SetLocked(ctx context.Context, locked bool) error {
 // the quiz after the last. from is the question index the host's screen
 // showed: a repeated click finds the room moved on and changes nothing.
 func (r *Room) Next(ctx context.Context, from int) error {
-	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+	return r.transition(ctx, true, func(ns *examsim.ClassRun) (bool, error) {
 		switch {
 		case ns.Mode != examsim.ModeLive || r.closedLocked():
 			return false, examsim.E(examsim.ECONFLICT, "class.error_not_running")
@@ -353,7 +353,7 @@ func (r *Room) Next(ctx context.Context, from int) error {
 		}
 		return true, nil
 	}, func() {
-		if r.sess.Phase == examsim.PhaseQuestion {
+		if r.run.Phase == examsim.PhaseQuestion {
 			r.armTimer()
 		}
 	})
@@ -361,7 +361,7 @@ func (r *Room) Next(ctx context.Context, from int) error {
 
 // Limit is the time a live question is open for.
 func (r *Room) limit() time.Duration {
-	return time.Duration(r.sess.Quiz.SecondsPerQuestion) * time.Second
+	return time.Duration(r.run.Quiz.SecondsPerQuestion) * time.Second
 }
 
 // armTimer reveals the current question by itself when its time is up.
@@ -369,18 +369,18 @@ func (r *Room) armTimer() {
 	if r.timer != nil {
 		r.timer.Stop()
 	}
-	index := r.sess.QuestionIndex
-	wait := r.sess.QuestionStartedAt.Add(r.limit() + r.hub.cfg.Grace).Sub(r.now())
+	index := r.run.QuestionIndex
+	wait := r.run.QuestionStartedAt.Add(r.limit() + r.hub.cfg.Grace).Sub(r.now())
 	r.timer = time.AfterFunc(max(wait, 0), func() {
 		if err := r.Reveal(context.Background(), index); err != nil {
-			r.hub.cfg.Logger.Warn("classroom: revealing when time was up", "session", r.ID, "err", err)
+			r.hub.cfg.Logger.Warn("classroom: revealing when time was up", "run", r.ID, "err", err)
 		}
 	})
 }
 
 // Reveal closes the current question and shows its answer to the room.
 func (r *Room) Reveal(ctx context.Context, from int) error {
-	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+	return r.transition(ctx, true, func(ns *examsim.ClassRun) (bool, error) {
 		if ns.Phase != examsim.PhaseQuestion || ns.QuestionIndex != from || ns.Mode != examsim.ModeLive {
 			return false, nil // already revealed, or a stale click
 		}
@@ -391,7 +391,7 @@ func (r *Room) Reveal(ctx context.Context, from int) error {
 
 // ShowLeaderboard shows the standings after a revealed question.
 func (r *Room) ShowLeaderboard(ctx context.Context, from int) error {
-	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+	return r.transition(ctx, true, func(ns *examsim.ClassRun) (bool, error) {
 		if !ns.Quiz.Leaderboard {
 			return false, examsim.E(examsim.ECONFLICT, "class.error_leaderboard_off")
 		}
@@ -403,9 +403,9 @@ func (r *Room) ShowLeaderboard(ctx context.Context, from int) error {
 	}, nil)
 }
 
-// End finishes the session: no more answers or players; the podium shows.
+// End finishes the run: no more answers or players; the podium shows.
 func (r *Room) End(ctx context.Context) error {
-	return r.transition(ctx, true, func(ns *examsim.ClassSession) (bool, error) {
+	return r.transition(ctx, true, func(ns *examsim.ClassRun) (bool, error) {
 		if !ns.EndedAt.IsZero() {
 			return false, nil
 		}

@@ -33,7 +33,7 @@ type PlayerInfo struct {
 type Snapshot struct {
 	Version   uint64 // what students see; equal versions render alike
 	Live      uint64
-	Session   examsim.ClassSession
+	Run       examsim.ClassRun
 	Questions []*questions.Question
 	Question  *questions.Question // the current one in a live room, else nil
 	Deadline  time.Time           // when the current question's time is up
@@ -79,13 +79,13 @@ func (r *Room) StageSnapshot() *Snapshot {
 }
 
 func (r *Room) buildLocked() *Snapshot {
-	s := &Snapshot{Version: r.version, Live: r.live, Session: r.sess, Questions: r.qs, Counts: map[string]int{}, AutoReveal: r.autoReveal,
+	s := &Snapshot{Version: r.version, Live: r.live, Run: r.run, Questions: r.qs, Counts: map[string]int{}, AutoReveal: r.autoReveal,
 		Log: slices.Clone(r.log), rank: map[int64]int{}}
-	idx := r.sess.QuestionIndex
-	live := r.sess.Mode == examsim.ModeLive && idx >= 0 && idx < len(r.qs)
+	idx := r.run.QuestionIndex
+	live := r.run.Mode == examsim.ModeLive && idx >= 0 && idx < len(r.qs)
 	if live {
 		s.Question = r.qs[idx]
-		s.Deadline = r.sess.QuestionStartedAt.Add(r.limit())
+		s.Deadline = r.run.QuestionStartedAt.Add(r.limit())
 		for k, v := range r.counts[idx] {
 			s.Counts[k] = v
 		}
@@ -121,8 +121,8 @@ func (r *Room) buildLocked() *Snapshot {
 // points would give the answer away.
 func (r *Room) shownPointsLocked(p *player) int {
 	pts := p.points
-	if r.sess.Mode == examsim.ModeLive && r.sess.Phase == examsim.PhaseQuestion {
-		if a, ok := r.answers[r.sess.QuestionIndex][p.ID]; ok {
+	if r.run.Mode == examsim.ModeLive && r.run.Phase == examsim.PhaseQuestion {
+		if a, ok := r.answers[r.run.QuestionIndex][p.ID]; ok {
 			pts -= a.Points
 		}
 	}

@@ -127,102 +127,102 @@ func (s *ClassroomService) ListQuizzes(ctx context.Context, ownerID int64) ([]*e
 	return out, dbError(rows.Err())
 }
 
-// newCode returns six random digits; the unique index on running sessions
+// newCode returns six random digits; the unique index on runs in progress
 // decides whether it is free.
 func newCode() string {
 	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000))
 	return fmt.Sprintf("%06d", n.Int64())
 }
 
-func (s *ClassroomService) CreateRun(ctx context.Context, cs *examsim.ClassSession) error {
-	cs.CreatedAt = s.db.now()
-	if cs.Phase == "" {
-		cs.Phase = examsim.PhaseLobby
+func (s *ClassroomService) CreateRun(ctx context.Context, run *examsim.ClassRun) error {
+	run.CreatedAt = s.db.now()
+	if run.Phase == "" {
+		run.Phase = examsim.PhaseLobby
 	}
-	ids, _ := json.Marshal(examsim.NonNil(cs.Quiz.QuestionIDs))
+	ids, _ := json.Marshal(examsim.NonNil(run.Quiz.QuestionIDs))
 	for try := 0; try < 20; try++ {
-		cs.Code = newCode()
+		run.Code = newCode()
 		res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_sessions
 			(quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard, explanations,
 			 deadline, locked, phase, question_index, question_started_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			cs.Quiz.ID, cs.HostID, cs.Code, string(cs.Mode), cs.Quiz.Title, string(ids), cs.Quiz.SecondsPerQuestion,
-			string(cs.Quiz.Scoring), cs.Quiz.Leaderboard, string(cs.Quiz.Explanations), fmtTime(cs.Deadline), cs.Locked,
-			string(cs.Phase), cs.QuestionIndex, fmtTime(cs.QuestionStartedAt), fmtTime(cs.CreatedAt))
+			run.Quiz.ID, run.HostID, run.Code, string(run.Mode), run.Quiz.Title, string(ids), run.Quiz.SecondsPerQuestion,
+			string(run.Quiz.Scoring), run.Quiz.Leaderboard, string(run.Quiz.Explanations), fmtTime(run.Deadline), run.Locked,
+			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), fmtTime(run.CreatedAt))
 		if isUnique(err) {
-			continue // the code is in use by a running session: draw another
+			continue // the code is in use by a run in progress: draw another
 		}
 		if err != nil {
 			return dbError(err)
 		}
-		cs.ID, _ = res.LastInsertId()
+		run.ID, _ = res.LastInsertId()
 		return nil
 	}
 	return examsim.E(examsim.EUNAVAILABLE, "class.error_no_free_code")
 }
 
-const sessionColumns = `id, quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard,
+const runColumns = `id, quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard,
 	explanations, deadline, locked, phase, question_index, question_started_at, created_at, ended_at`
 
-func scanSession(row scanner) (*examsim.ClassSession, error) {
-	var cs examsim.ClassSession
+func scanRun(row scanner) (*examsim.ClassRun, error) {
+	var run examsim.ClassRun
 	var mode, ids, scoring, expl, phase string
 	var deadline, started, created, ended sql.NullString
-	if err := row.Scan(&cs.ID, &cs.Quiz.ID, &cs.HostID, &cs.Code, &mode, &cs.Quiz.Title, &ids, &cs.Quiz.SecondsPerQuestion,
-		&scoring, &cs.Quiz.Leaderboard, &expl, &deadline, &cs.Locked, &phase, &cs.QuestionIndex, &started, &created, &ended); err != nil {
+	if err := row.Scan(&run.ID, &run.Quiz.ID, &run.HostID, &run.Code, &mode, &run.Quiz.Title, &ids, &run.Quiz.SecondsPerQuestion,
+		&scoring, &run.Quiz.Leaderboard, &expl, &deadline, &run.Locked, &phase, &run.QuestionIndex, &started, &created, &ended); err != nil {
 		return nil, err
 	}
-	cs.Mode, cs.Phase = examsim.SessionMode(mode), examsim.Phase(phase)
+	run.Mode, run.Phase = examsim.RunMode(mode), examsim.Phase(phase)
 	// Lists this package wrote as JSON: a damaged one reads as empty.
-	_ = json.Unmarshal([]byte(ids), &cs.Quiz.QuestionIDs)
-	cs.Quiz.Scoring, cs.Quiz.Explanations = examsim.ScoringMode(scoring), examsim.ExplanationMode(expl)
-	cs.Quiz.OwnerID = cs.HostID
-	cs.Deadline, cs.QuestionStartedAt = parseTime(deadline), parseTime(started)
-	cs.CreatedAt, cs.EndedAt = parseTime(created), parseTime(ended)
-	return &cs, nil
+	_ = json.Unmarshal([]byte(ids), &run.Quiz.QuestionIDs)
+	run.Quiz.Scoring, run.Quiz.Explanations = examsim.ScoringMode(scoring), examsim.ExplanationMode(expl)
+	run.Quiz.OwnerID = run.HostID
+	run.Deadline, run.QuestionStartedAt = parseTime(deadline), parseTime(started)
+	run.CreatedAt, run.EndedAt = parseTime(created), parseTime(ended)
+	return &run, nil
 }
 
-func (s *ClassroomService) FindRun(ctx context.Context, id int64) (*examsim.ClassSession, error) {
-	return s.findSession(ctx, "class.error_session_not_found", `id = ?`, id)
+func (s *ClassroomService) FindRun(ctx context.Context, id int64) (*examsim.ClassRun, error) {
+	return s.findRunWhere(ctx, "class.error_session_not_found", `id = ?`, id)
 }
 
-func (s *ClassroomService) FindRunByCode(ctx context.Context, code string) (*examsim.ClassSession, error) {
-	return s.findSession(ctx, "join.error_no_such_code", `code = ? AND ended_at IS NULL`, strings.TrimSpace(code))
+func (s *ClassroomService) FindRunByCode(ctx context.Context, code string) (*examsim.ClassRun, error) {
+	return s.findRunWhere(ctx, "join.error_no_such_code", `code = ? AND ended_at IS NULL`, strings.TrimSpace(code))
 }
 
-func (s *ClassroomService) findSession(ctx context.Context, notFound, where string, arg any) (*examsim.ClassSession, error) {
-	cs, err := scanSession(s.db.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE `+where, arg))
+func (s *ClassroomService) findRunWhere(ctx context.Context, notFound, where string, arg any) (*examsim.ClassRun, error) {
+	run, err := scanRun(s.db.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM class_sessions WHERE `+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, examsim.E(examsim.ENOTFOUND, notFound)
 	}
 	if err != nil {
 		return nil, dbError(err)
 	}
-	return cs, nil
+	return run, nil
 }
 
-func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassSession, error) {
-	rows, err := s.db.db.QueryContext(ctx, `SELECT `+sessionColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
+func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassRun, error) {
+	rows, err := s.db.db.QueryContext(ctx, `SELECT `+runColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
 		hostID, limit)
 	if err != nil {
 		return nil, dbError(err)
 	}
 	defer rows.Close()
-	var out []*examsim.ClassSession
+	var out []*examsim.ClassRun
 	for rows.Next() {
-		cs, err := scanSession(rows)
+		run, err := scanRun(rows)
 		if err != nil {
 			return nil, dbError(err)
 		}
-		out = append(out, cs)
+		out = append(out, run)
 	}
 	return out, dbError(rows.Err())
 }
 
-func (s *ClassroomService) UpdateRunState(ctx context.Context, cs *examsim.ClassSession) error {
+func (s *ClassroomService) UpdateRunState(ctx context.Context, run *examsim.ClassRun) error {
 	_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
 		locked = ?, ended_at = ? WHERE id = ?`,
-		string(cs.Phase), cs.QuestionIndex, fmtTime(cs.QuestionStartedAt), cs.Locked, fmtTime(cs.EndedAt), cs.ID)
+		string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID)
 	return dbError(err)
 }
 
@@ -234,7 +234,7 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 	}
 	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_players
 		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		p.SessionID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
+		p.RunID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
 	if isUnique(err) {
 		return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
 	}
@@ -245,9 +245,9 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 	return nil
 }
 
-func (s *ClassroomService) ListPlayers(ctx context.Context, sessionID int64) ([]*examsim.Player, error) {
+func (s *ClassroomService) ListPlayers(ctx context.Context, runID int64) ([]*examsim.Player, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, nickname, lang, learner_id, rejoin_hash, kicked, joined_at
-		FROM class_players WHERE session_id = ? ORDER BY id`, sessionID)
+		FROM class_players WHERE session_id = ? ORDER BY id`, runID)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -258,7 +258,7 @@ func (s *ClassroomService) ListPlayers(ctx context.Context, sessionID int64) ([]
 		var lang string
 		var learner sql.NullInt64
 		var joined sql.NullString
-		if err := rows.Scan(&p.ID, &p.SessionID, &p.Nickname, &lang, &learner, &p.RejoinHash, &p.Kicked, &joined); err != nil {
+		if err := rows.Scan(&p.ID, &p.RunID, &p.Nickname, &lang, &learner, &p.RejoinHash, &p.Kicked, &joined); err != nil {
 			return nil, dbError(err)
 		}
 		p.Lang, p.LearnerID, p.JoinedAt = examsim.Lang(lang), learner.Int64, parseTime(joined)
@@ -267,8 +267,8 @@ func (s *ClassroomService) ListPlayers(ctx context.Context, sessionID int64) ([]
 	return out, dbError(rows.Err())
 }
 
-func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID int64) error {
-	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET kicked = 1 WHERE id = ? AND session_id = ?`, playerID, sessionID)
+func (s *ClassroomService) KickPlayer(ctx context.Context, runID, playerID int64) error {
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET kicked = 1 WHERE id = ? AND session_id = ?`, playerID, runID)
 	if err != nil {
 		return dbError(err)
 	}
@@ -278,8 +278,8 @@ func (s *ClassroomService) KickPlayer(ctx context.Context, sessionID, playerID i
 	return nil
 }
 
-func (s *ClassroomService) SetPlayerLang(ctx context.Context, sessionID, playerID int64, lang examsim.Lang) error {
-	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET lang = ? WHERE id = ? AND session_id = ?`, string(lang), playerID, sessionID)
+func (s *ClassroomService) SetPlayerLang(ctx context.Context, runID, playerID int64, lang examsim.Lang) error {
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET lang = ? WHERE id = ? AND session_id = ?`, string(lang), playerID, runID)
 	if err != nil {
 		return dbError(err)
 	}
@@ -320,7 +320,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		}
 		concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
 		miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
-		res, err := stmt.ExecContext(ctx, a.SessionID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
+		res, err := stmt.ExecContext(ctx, a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
 			a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
 			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
 		if isConstraint(err) {
@@ -391,10 +391,10 @@ func isForeignKey(err error) bool {
 	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintForeignKey
 }
 
-func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]*examsim.ClassAnswer, error) {
+func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
 		explanation, explanation_score, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at
-		FROM class_answers WHERE session_id = ? ORDER BY question_index, id`, sessionID)
+		FROM class_answers WHERE session_id = ? ORDER BY question_index, id`, runID)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -404,7 +404,7 @@ func (s *ClassroomService) ListAnswers(ctx context.Context, sessionID int64) ([]
 		var a examsim.ClassAnswer
 		var lang, concepts, miscon string
 		var created sql.NullString
-		if err := rows.Scan(&a.ID, &a.SessionID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
+		if err := rows.Scan(&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
 			&a.Explanation, &a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
 			&created); err != nil {
 			return nil, dbError(err)

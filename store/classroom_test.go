@@ -10,8 +10,8 @@ import (
 	"github.com/examsim/examsim/store"
 )
 
-// hostedRoom makes an instructor with a running live session and n players.
-func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomService, name string, n int) (*examsim.Learner, *examsim.ClassSession, []*examsim.Player) {
+// hostedRoom makes an instructor with a live run in progress and n players.
+func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomService, name string, n int) (*examsim.Learner, *examsim.ClassRun, []*examsim.Player) {
 	t.Helper()
 	ctx := context.Background()
 	host, err := ls.CreateAccount(ctx, name, "long enough pass", examsim.RoleInstructor)
@@ -23,23 +23,23 @@ func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomServi
 	if err := cs.CreateQuiz(ctx, quiz); err != nil {
 		t.Fatal(err)
 	}
-	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateRun(ctx, sess); err != nil {
+	run := &examsim.ClassRun{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
+	if err := cs.CreateRun(ctx, run); err != nil {
 		t.Fatal(err)
 	}
 	var players []*examsim.Player
 	for i := range n {
-		p := &examsim.Player{SessionID: sess.ID, Nickname: fmt.Sprintf("%s p%d", name, i), Lang: examsim.English, RejoinHash: []byte{byte(i)}}
+		p := &examsim.Player{RunID: run.ID, Nickname: fmt.Sprintf("%s p%d", name, i), Lang: examsim.English, RejoinHash: []byte{byte(i)}}
 		if err := cs.CreatePlayer(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 		players = append(players, p)
 	}
-	return host, sess, players
+	return host, run, players
 }
 
-func classAnswer(sess *examsim.ClassSession, p *examsim.Player) *examsim.ClassAnswer {
-	return &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
+func classAnswer(run *examsim.ClassRun, p *examsim.Player) *examsim.ClassAnswer {
+	return &examsim.ClassAnswer{RunID: run.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
 		Choice: "A", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
 }
 
@@ -63,7 +63,7 @@ func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
 		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
 	}
 	for i, a := range batch {
-		gone := a.SessionID == sessA.ID
+		gone := a.RunID == sessA.ID
 		var e *examsim.Error
 		switch {
 		case gone && (!errors.As(refused[i], &e) || e.Code != examsim.ECONFLICT || e.MessageID != "class.error_not_running"):
@@ -92,12 +92,12 @@ func TestOtherConstraintFailuresAreNotNotRunning(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
-	_, sess, players := hostedRoom(t, ls, cs, "host_c", 2)
+	_, run, players := hostedRoom(t, ls, cs, "host_c", 2)
 	db.ExecSQL(t, `CREATE TRIGGER refuse_bad BEFORE INSERT ON class_answers WHEN NEW.question_id = 'bad'
 		BEGIN SELECT RAISE(ABORT, 'bad data'); END`)
-	bad := classAnswer(sess, players[0])
+	bad := classAnswer(run, players[0])
 	bad.QuestionID = "bad"
-	batch := []*examsim.ClassAnswer{bad, classAnswer(sess, players[1])}
+	batch := []*examsim.ClassAnswer{bad, classAnswer(run, players[1])}
 	err := cs.SaveAnswers(ctx, batch)
 	var refused examsim.AnswerErrors
 	if !errors.As(err, &refused) || len(refused) != len(batch) {

@@ -45,15 +45,15 @@ func newDisputeWorld(t *testing.T) *disputeWorld {
 	if err := cls.CreateQuiz(ctx, quiz); err != nil {
 		t.Fatal(err)
 	}
-	sess := &examsim.ClassSession{HostID: w.teacher, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
-	if err := cls.CreateRun(ctx, sess); err != nil {
+	run := &examsim.ClassRun{HostID: w.teacher, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
+	if err := cls.CreateRun(ctx, run); err != nil {
 		t.Fatal(err)
 	}
-	player := &examsim.Player{SessionID: sess.ID, Nickname: "Lena", Lang: examsim.Polish, LearnerID: w.student, RejoinHash: []byte("h")}
+	player := &examsim.Player{RunID: run.ID, Nickname: "Lena", Lang: examsim.Polish, LearnerID: w.student, RejoinHash: []byte("h")}
 	if err := cls.CreatePlayer(ctx, player); err != nil {
 		t.Fatal(err)
 	}
-	w.classAnswer = &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
+	w.classAnswer = &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
 		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3}} // its history copy needs no review
 	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
 		t.Fatal(err)

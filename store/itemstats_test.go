@@ -36,12 +36,12 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 	if err := cs.CreateQuiz(ctx, quiz); err != nil {
 		t.Fatal(err)
 	}
-	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateRun(ctx, sess); err != nil {
+	run := &examsim.ClassRun{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
+	if err := cs.CreateRun(ctx, run); err != nil {
 		t.Fatal(err)
 	}
-	anon := &examsim.Player{SessionID: sess.ID, Nickname: "anon", Lang: examsim.English, RejoinHash: []byte{1}}
-	signed := &examsim.Player{SessionID: sess.ID, Nickname: "ann", Lang: examsim.English, RejoinHash: []byte{2}, LearnerID: ann.ID}
+	anon := &examsim.Player{RunID: run.ID, Nickname: "anon", Lang: examsim.English, RejoinHash: []byte{1}}
+	signed := &examsim.Player{RunID: run.ID, Nickname: "ann", Lang: examsim.English, RejoinHash: []byte{2}, LearnerID: ann.ID}
 	for _, p := range []*examsim.Player{anon, signed} {
 		if err := cs.CreatePlayer(ctx, p); err != nil {
 			t.Fatal(err)
@@ -51,8 +51,8 @@ func TestItemResponsesFromEverySource(t *testing.T) {
 	// (earlier than the B above, though stored later), so its class_answers
 	// row must not count twice.
 	err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{
-		{SessionID: sess.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
-		{SessionID: sess.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
+		{RunID: run.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
+		{RunID: run.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -71,13 +71,13 @@ func TestDiskFull(t *testing.T) {
 	if err := cs.CreateQuiz(ctx, quiz); err != nil {
 		t.Fatal(err)
 	}
-	sess := &examsim.ClassSession{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
-	if err := cs.CreateRun(ctx, sess); err != nil {
+	run := &examsim.ClassRun{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
+	if err := cs.CreateRun(ctx, run); err != nil {
 		t.Fatal(err)
 	}
 	var players []*examsim.Player
 	for i := range 3 {
-		p := &examsim.Player{SessionID: sess.ID, Nickname: fmt.Sprintf("p%d", i), Lang: examsim.English, RejoinHash: []byte{byte(i)}}
+		p := &examsim.Player{RunID: run.ID, Nickname: fmt.Sprintf("p%d", i), Lang: examsim.English, RejoinHash: []byte{byte(i)}}
 		if err := cs.CreatePlayer(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -104,11 +104,11 @@ func TestDiskFull(t *testing.T) {
 	// A classroom batch fails whole: no answer of it is kept.
 	batch := make([]*examsim.ClassAnswer, len(players))
 	for i, p := range players {
-		batch[i] = &examsim.ClassAnswer{SessionID: sess.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
+		batch[i] = &examsim.ClassAnswer{RunID: run.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
 			Choice: "A", Explanation: text + text, Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
 	}
 	wantStorageError(t, cs.SaveAnswers(ctx, batch), "error.storage_full")
-	if got, _ := cs.ListAnswers(ctx, sess.ID); len(got) != 0 {
+	if got, _ := cs.ListAnswers(ctx, run.ID); len(got) != 0 {
 		t.Errorf("a failed batch left %d answers behind", len(got))
 	}
 	// Reading still works while full.
@@ -123,7 +123,7 @@ func TestDiskFull(t *testing.T) {
 	if err := cs.SaveAnswers(ctx, batch); err != nil {
 		t.Fatalf("after space returned: %v", err)
 	}
-	if got, _ := cs.ListAnswers(ctx, sess.ID); len(got) != len(batch) {
+	if got, _ := cs.ListAnswers(ctx, run.ID); len(got) != len(batch) {
 		t.Errorf("stored %d answers after recovery, want %d", len(got), len(batch))
 	}
 	extra := attemptFor(learner.ID, "after recovery")

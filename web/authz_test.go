@@ -127,7 +127,7 @@ func newAuthzWorld(t *testing.T) *authzWorld {
 	}
 
 	ines := w.clients[instructor]
-	w.room, w.code = w.startSession(ines, "optional")
+	w.room, w.code = w.startRun(ines, "optional")
 	w.quiz = ines.get("/class").doc.Find("[data-testid=quiz-card] a").AttrOr("href", "")
 	if w.quiz == "" {
 		t.Fatal("no quiz on the instructor's page")

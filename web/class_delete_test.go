@@ -19,8 +19,8 @@ func TestDeletingHostEndsTheirRoomsOnly(t *testing.T) {
 	a := newClassApp(t)
 	hostA := a.account("teacher_a", examsim.RoleInstructor)
 	hostB := a.account("teacher_b", examsim.RoleInstructor)
-	pathA, codeA := a.startSession(hostA, "optional")
-	pathB, codeB := a.startSession(hostB, "optional")
+	pathA, codeA := a.startRun(hostA, "optional")
+	pathB, codeB := a.startRun(hostB, "optional")
 	const n = 12
 	var studentsA, studentsB []*client
 	for i := range n {

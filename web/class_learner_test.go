@@ -16,7 +16,7 @@ import (
 func TestClassroomAnswersReachMe(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, code := a.startSession(host, "optional")
+	path, code := a.startRun(host, "optional")
 	student := a.join(code, "Lan", "vi")
 	control(t, host, path, "start", -1)
 	q0, _ := a.Bank.Question(classQuestions[0])

@@ -12,7 +12,7 @@ import (
 func TestPlayLanguageSwitch(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, code := a.startSession(host, "optional")
+	path, code := a.startRun(host, "optional")
 	student := a.join(code, "Kasia", "pl")
 	control(t, host, path, "start", -1)
 	q, _ := a.Bank.Question(classQuestions[0])
@@ -39,7 +39,7 @@ func TestPlayLanguageSwitch(t *testing.T) {
 func TestEndAsksFirst(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, _ := a.startSession(host, "optional")
+	path, _ := a.startRun(host, "optional")
 	p := host.get(path + "/host")
 	if p.doc.Find(`[data-testid=host-end]`).Length() != 1 || p.doc.Find(`details[data-testid=end-confirm] [data-testid=host-end]`).Length() != 1 {
 		t.Error("End the session is not behind a confirmation")

@@ -106,7 +106,7 @@ func (s *Server) roomOf(c echo.Context) (*classroom.Room, error) {
 	return s.Classroom.Room(c.Request().Context(), id)
 }
 
-// hostRoom returns the room of the session in the URL when the signed-in
+// hostRoom returns the room of the run in the URL when the signed-in
 // instructor is its host: only they control it or see its results.
 func (s *Server) hostRoom(c echo.Context) (*classroom.Room, *examsim.Learner, error) {
 	l, err := s.teacher(c)
@@ -117,7 +117,7 @@ func (s *Server) hostRoom(c echo.Context) (*classroom.Room, *examsim.Learner, er
 	if err != nil {
 		return nil, nil, err
 	}
-	if room.Session().HostID != l.ID {
+	if room.Run().HostID != l.ID {
 		return nil, nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_host")
 	}
 	return room, l, nil

@@ -43,9 +43,9 @@ func (a *classApp) account(name string, role examsim.Role) *client {
 
 var quizLocation = regexp.MustCompile(`^/class/quizzes/([0-9]+)`)
 
-// startSession builds a quiz through the builder and starts a live session,
-// returning the session's path and join code.
-func (a *classApp) startSession(host *client, expl string) (path, code string) {
+// startRun builds a quiz through the builder and starts a live run,
+// returning the run's path and join code.
+func (a *classApp) startRun(host *client, expl string) (path, code string) {
 	a.t.Helper()
 	form := url.Values{"title": {"Błędy & <narzędzia>"}, "seconds": {"20"}, "scoring": {"speed"}, "leaderboard": {"on"},
 		"explanations": {expl}, "action": {"save"}, "q": classQuestions, "order-" + classQuestions[0]: {"1"}, "order-" + classQuestions[1]: {"2"}}
@@ -57,7 +57,7 @@ func (a *classApp) startSession(host *client, expl string) (path, code string) {
 	p = host.post("/class/quizzes/"+m[1], "/class/quizzes/"+m[1]+"/sessions", url.Values{"mode": {"live"}})
 	path = strings.TrimSuffix(p.header.Get("Location"), "/host")
 	if p.status != http.StatusSeeOther || path == "" {
-		a.t.Fatalf("start session: %d", p.status)
+		a.t.Fatalf("start run: %d", p.status)
 	}
 	screen := host.get(path + "/host")
 	code = screen.text("[data-testid=join-code]")
@@ -116,7 +116,7 @@ func wrongOption(a *classApp, id string) string {
 func TestClassroomRoom(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, code := a.startSession(host, "optional")
+	path, code := a.startRun(host, "optional")
 	students := map[string]*client{"th": a.join(code, "สมชาย", "th"), "pl": a.join(code, "Zażółć", "pl"), "vi": a.join(code, "Ngọc", "vi")}
 	evil := a.join(code, `<b>x</b>"'`, "en")
 
@@ -239,7 +239,7 @@ func TestClassroomAuthorization(t *testing.T) {
 	learner := a.account("plain_learner", examsim.RoleLearner)
 	admin := a.account("the_admin", examsim.RoleAdmin)
 	anon := newClient(t, a.Server)
-	path, code := a.startSession(host, "optional")
+	path, code := a.startRun(host, "optional")
 	student := a.join(code, "Student", "en")
 	quiz := host.get("/class").doc.Find("[data-testid=quiz-card] a").AttrOr("href", "")
 	if quiz == "" {
@@ -292,7 +292,7 @@ func TestClassroomAuthorization(t *testing.T) {
 		}
 	}
 	if s := host.get(path + "/host"); s.doc.Find("[data-testid=host-stage-lobby]").Length() != 1 {
-		t.Error("somebody else's request changed the session")
+		t.Error("somebody else's request changed the run")
 	}
 	// The play page without a cookie sends the student to join, never to
 	// the code: that would let anyone skip the code.
@@ -300,7 +300,7 @@ func TestClassroomAuthorization(t *testing.T) {
 		t.Errorf("play without a cookie goes to %q", p.header.Get("Location"))
 	}
 	// A student of one room is nobody in another.
-	path2, code2 := a.startSession(host, "off")
+	path2, code2 := a.startRun(host, "off")
 	a.join(code2, "Elsewhere", "pl")
 	if p := student.getHead(path2 + "/events"); p.status != 403 {
 		t.Errorf("a student of another room opens this room's stream: %d", p.status)
@@ -329,7 +329,7 @@ func (c *client) getHead(path string) *page {
 func TestJoinRateLimit(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	_, code := a.startSession(host, "optional")
+	_, code := a.startRun(host, "optional")
 	guesser := newClient(t, a.Server)
 	wrong := "000000"
 	if wrong == code {
@@ -357,7 +357,7 @@ func TestJoinRateLimit(t *testing.T) {
 func TestNicknameRules(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	_, code := a.startSession(host, "optional")
+	_, code := a.startRun(host, "optional")
 	a.join(code, "Minh", "vi")
 	c := newClient(t, a.Server)
 	for nick, want := range map[string]int{"minh": 409, "x": 400, "kurwa mać": 400} {
@@ -376,7 +376,7 @@ func TestNicknameRules(t *testing.T) {
 func TestStudentStream(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, code := a.startSession(host, "optional")
+	path, code := a.startRun(host, "optional")
 	st := a.join(code, "Kasia", "pl")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

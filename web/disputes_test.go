@@ -33,7 +33,7 @@ func TestFlagRegradeAndTheHumanBand(t *testing.T) {
 	a := newClassApp(t)
 	ines := a.account("ines", examsim.RoleInstructor)
 	ivan := a.account("ivan", examsim.RoleInstructor)
-	_, code := a.startSession(ines, "optional")
+	_, code := a.startRun(ines, "optional")
 	lena := a.account("lena", examsim.RoleLearner)
 	lena.get("/?lang=pl")
 	if p := lena.post("/join?code="+code, "/join", url.Values{"code": {code}, "nickname": {"Lena"}, "lang": {"pl"}}); p.status != http.StatusSeeOther {
@@ -192,16 +192,15 @@ func TestRegradeAClassAnswer(t *testing.T) {
 	a := newClassApp(t)
 	ines := a.account("ines", examsim.RoleInstructor)
 	ivan := a.account("ivan", examsim.RoleInstructor)
-	room, code := a.startSession(ines, "optional")
+	room, code := a.startRun(ines, "optional")
 	student := a.join(code, "Łucja", "pl")
 	control(t, ines, room, "start", -1)
 	q, _ := a.Bank.Question(classQuestions[0])
 	if p := answer(t, student, room, 0, q.Answer, "Pusty wynik to nie błąd"); p.status != http.StatusOK {
 		t.Fatalf("the student's answer: %d %s", p.status, p.body)
 	}
-	sessionID, _ := strconv.ParseInt(strings.TrimPrefix(room, "/class/s/"), 10, 64)
 	// Answered means stored: the room acknowledges an answer once committed.
-	answers, err := store.NewClassroomService(a.DB).ListAnswers(context.Background(), sessionID)
+	answers, err := store.NewClassroomService(a.DB).ListAnswers(context.Background(), a.runID(t, room))
 	if err != nil {
 		t.Fatal(err)
 	}

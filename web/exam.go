@@ -13,14 +13,6 @@ import (
 	"github.com/examsim/examsim/questions"
 )
 
-// now is the clock exams and reviews are timed by.
-func (s *Server) now() time.Time {
-	if s.Now != nil {
-		return s.Now().UTC()
-	}
-	return time.Now().UTC()
-}
-
 // ownExam loads the exam named by :id for the current learner. Another
 // learner's exam is not found, so ids reveal nothing. An exam whose time
 // ran out is submitted first: the deadline is the server's, not the
@@ -149,10 +141,6 @@ func twoDigits(n int) string {
 	}
 	return strconv.Itoa(n)
 }
-
-// unixMilli is t as milliseconds since the Unix epoch, as the pages' clock
-// scripts read it.
-func unixMilli(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 
 // paletteClass is the palette button's classes for an item.
 func paletteClass(it *examsim.ExamItem, current int) string {

@@ -39,8 +39,11 @@ func (s *Server) handleDeleteAccount(c echo.Context) error {
 		return examsim.E(examsim.ENOTFOUND, "account.error_nothing")
 	}
 	if !confirmed(p, form.Confirm) {
-		form.Error = p.Catalog.T(p.Lang, "account.error_confirm", "Word", p.Catalog.T(p.Lang, "account.confirm_word"))
-		return Render(c, http.StatusUnprocessableEntity, DeleteAccountPage(form))
+		err := examsim.E(examsim.EINVALID, "account.error_confirm", "Word", p.Catalog.T(p.Lang, "account.confirm_word"))
+		return formError(c, err, func(_ int, reason string) error {
+			form.Error = reason
+			return Render(c, http.StatusUnprocessableEntity, DeleteAccountPage(form))
+		})
 	}
 	// A host's running rooms end first, so their students see the quiz
 	// ended instead of answers failing on rows the deletion removes.

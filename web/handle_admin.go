@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -62,17 +61,17 @@ func (s *Server) handleAdminRole(c echo.Context) error {
 	} else {
 		err = s.Accounts.SetRole(ctx, id, role)
 	}
-	var e *examsim.Error
 	if err != nil {
-		if !errors.As(err, &e) || statusOf[e.Code] >= 500 || e.Code == examsim.ENOTFOUND {
-			return err
+		if examsim.ErrorCode(err) == examsim.ENOTFOUND {
+			return err // no such account: the error page, not the list
 		}
-		users, lerr := s.Accounts.ListAccounts(ctx)
-		if lerr != nil {
-			return lerr
-		}
-		p := pageOf(c)
-		return Render(c, statusOf[e.Code], AdminUsersPage(users, "", p.errorText(e)))
+		return formError(c, err, func(status int, reason string) error {
+			users, lerr := s.Accounts.ListAccounts(ctx)
+			if lerr != nil {
+				return lerr
+			}
+			return Render(c, status, AdminUsersPage(users, "", reason))
+		})
 	}
 	u, err := s.Learners.FindLearner(ctx, id)
 	if err != nil {

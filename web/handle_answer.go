@@ -24,21 +24,11 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	tx := s.text(c, q)
 	form := answerForm{Choice: c.FormValue("choice"), Explanation: strings.TrimSpace(c.FormValue("explanation"))}
 
-	letters := make([]string, len(tx.Options))
-	for i, o := range tx.Options {
-		letters[i] = o.Letter
-	}
-	switch {
-	case form.Choice == "":
-		form.Error = p.Catalog.T(p.Lang, "practice.error_no_choice")
-	case !slices.Contains(letters, form.Choice):
-		form.Error = p.Catalog.T(p.Lang, "practice.error_bad_choice", "Choice", form.Choice)
-		form.Choice = ""
-	case scoring.CheckLength(form.Explanation) != nil:
-		form.Error = p.Catalog.T(p.Lang, "error.explanation_too_long", "Max", scoring.MaxExplanation)
-	}
-	if form.Error != "" {
-		return Render(c, http.StatusUnprocessableEntity, QuestionPage(q, tx, form))
+	if err := checkAnswer(tx, form); err != nil {
+		return formError(c, err, func(_ int, reason string) error {
+			form.Error = reason
+			return Render(c, http.StatusUnprocessableEntity, QuestionPage(q, tx, form))
+		})
 	}
 
 	res, err := tx.Rubric.Score(form.Explanation)
@@ -71,4 +61,17 @@ func (s *Server) answerNotSaved(c echo.Context, err error, q *questions.Question
 	}
 	form.Error = msg
 	return Render(c, http.StatusServiceUnavailable, QuestionPage(q, tx, form))
+}
+
+// checkAnswer says what the learner must fix before an answer is scored: a
+// choice missing or not among the question's letters, or an explanation
+// over the scorer's limit.
+func checkAnswer(tx *questions.Text, form answerForm) error {
+	switch {
+	case form.Choice == "":
+		return examsim.E(examsim.EINVALID, "practice.error_no_choice")
+	case !slices.ContainsFunc(tx.Options, func(o questions.Option) bool { return o.Letter == form.Choice }):
+		return examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", form.Choice)
+	}
+	return scoring.CheckLength(form.Explanation)
 }

@@ -87,11 +87,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			return nil
 		}
 		now := s.now()
-		v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Session.QuestionIndex}
-		if snap.Session.Mode == examsim.ModeAssignment {
-			v.Index = me.Next
-		}
-		v.Variant = playVariant(snap, me, now)
+		v := newPlayView(snap, me, now)
 		chunks := [][]byte{clockEvent(now)}
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
@@ -144,7 +140,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
-	joinURL := s.joinURL(c, room.Session().Code)
+	joinURL := s.joinURL(c, room.Run().Code)
 	var sentStage string
 	var sentLive uint64
 	for {
@@ -155,7 +151,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		now := s.now()
 		v := hostView{Snap: snap, JoinURL: joinURL, Now: now}
 		chunks := [][]byte{clockEvent(now)}
-		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Session.Locked, snap.Session.EndedAt.IsZero(), snap.AutoReveal)
+		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Run.Locked, snap.Run.EndedAt.IsZero(), snap.AutoReveal)
 		if stageKey != sentStage {
 			html, err := renderFor(ctx, pageOf(c), HostStage(v))
 			if err != nil {

@@ -16,14 +16,14 @@ func (s *Server) joinURL(c echo.Context, code string) string {
 	return c.Scheme() + "://" + c.Request().Host + "/join?code=" + url.QueryEscape(code)
 }
 
-// handleHost shows the presenter screen of a session to its host.
+// handleHost shows the presenter screen of a run to its host.
 func (s *Server) handleHost(c echo.Context) error {
 	room, _, err := s.hostRoom(c)
 	if err != nil {
 		return err
 	}
 	snap := room.Snapshot()
-	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: s.joinURL(c, snap.Session.Code), Now: s.now()}))
+	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: s.joinURL(c, snap.Run.Code), Now: s.now()}))
 }
 
 // handleHostControl carries out one of the host's buttons. Each carries
@@ -73,8 +73,8 @@ func (s *Server) handleHostControl(c echo.Context) error {
 		return err
 	}
 	if acceptsJSON(c) {
-		sess := room.Session()
-		return c.JSON(http.StatusOK, map[string]any{"ok": true, "phase": sess.Phase, "question": sess.QuestionIndex})
+		run := room.Run()
+		return c.JSON(http.StatusOK, map[string]any{"ok": true, "phase": run.Phase, "question": run.QuestionIndex})
 	}
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/host"))
 }
@@ -86,7 +86,7 @@ func (s *Server) handleQR(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	png, err := qrcode.Encode(s.joinURL(c, room.Session().Code), qrcode.Medium, 440)
+	png, err := qrcode.Encode(s.joinURL(c, room.Run().Code), qrcode.Medium, 440)
 	if err != nil {
 		return err
 	}

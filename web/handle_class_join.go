@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"regexp"
 	"strings"
@@ -40,12 +39,10 @@ func (s *Server) handleJoin(c echo.Context) error {
 		form.Lang = l
 	}
 	fail := func(err error) error {
-		var e *examsim.Error
-		if !errors.As(err, &e) || statusOf[e.Code] >= 500 {
-			return err
-		}
-		form.Error = p.errorText(e)
-		return Render(c, statusOf[e.Code], JoinPage(form))
+		return formError(c, err, func(status int, reason string) error {
+			form.Error = reason
+			return Render(c, status, JoinPage(form))
+		})
 	}
 	// Every join counts against the client, and so does every wrong code,
 	// charged once the code turns out wrong: a room of students joining at
@@ -84,8 +81,8 @@ func (s *Server) handleJoin(c echo.Context) error {
 	// The rejoin token lives only under the room's path, so it is sent to
 	// this room's pages and nowhere else.
 	maxAge := 12 * time.Hour
-	if sess := room.Session(); sess.Mode == examsim.ModeAssignment {
-		maxAge = time.Until(sess.Deadline) + 24*time.Hour
+	if run := room.Run(); run.Mode == examsim.ModeAssignment {
+		maxAge = time.Until(run.Deadline) + 24*time.Hour
 	}
 	s.setCookie(c, roomCookie(room.ID), token, roomPath(room.ID), maxAge)
 	s.setLangCookie(c, player.Lang)

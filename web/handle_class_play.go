@@ -35,7 +35,7 @@ func (s *Server) handlePlay(c echo.Context) error {
 		return err
 	}
 	if after, err := strconv.Atoi(c.QueryParam("after")); err == nil {
-		if _, ok := v.Me.Answers[after]; ok && v.Snap.Session.Mode == examsim.ModeAssignment {
+		if _, ok := v.Me.Answers[after]; ok && v.Snap.Run.Mode == examsim.ModeAssignment {
 			v.After = after
 		}
 	}
@@ -56,16 +56,11 @@ func (s *Server) playView(c echo.Context, roomID, playerID int64) (playView, err
 	c.Response().Header().Set("Content-Language", string(me.Player.Lang))
 	snap := room.Snapshot()
 	now := s.now()
-	if snap.Session.Mode == examsim.ModeAssignment {
+	if snap.Run.Mode == examsim.ModeAssignment {
 		room.Open(playerID)
 		me, _ = room.Player(playerID)
 	}
-	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Session.QuestionIndex}
-	v.Variant = playVariant(snap, me, now)
-	if snap.Session.Mode == examsim.ModeAssignment {
-		v.Index = me.Next
-	}
-	return v, nil
+	return newPlayView(snap, me, now), nil
 }
 
 // handlePlayAnswer takes a student's answer. The reply, a redirect for a
@@ -106,13 +101,13 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 	}
 	if acceptsJSON(c) {
 		ack := map[string]any{"ok": true, "question": a.QuestionIndex, "choice": a.Choice}
-		if room.Session().Mode == examsim.ModeAssignment {
+		if room.Run().Mode == examsim.ModeAssignment {
 			ack["correct"], ack["points"] = a.Correct, a.Points
 		}
 		return c.JSON(http.StatusOK, ack)
 	}
 	next := roomURL(room.ID, "/play")
-	if room.Session().Mode == examsim.ModeAssignment {
+	if room.Run().Mode == examsim.ModeAssignment {
 		next += "?after=" + strconv.Itoa(a.QuestionIndex)
 	}
 	return c.Redirect(http.StatusSeeOther, next)

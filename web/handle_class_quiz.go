@@ -15,7 +15,7 @@ import (
 	"github.com/examsim/examsim/questions"
 )
 
-// handleClassHome lists an instructor's quizzes and recent sessions.
+// handleClassHome lists an instructor's quizzes and recent runs.
 func (s *Server) handleClassHome(c echo.Context) error {
 	l, err := s.teacher(c)
 	if err != nil {
@@ -26,11 +26,11 @@ func (s *Server) handleClassHome(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sessions, err := s.Classes.ListRuns(ctx, l.ID, 20)
+	runs, err := s.Classes.ListRuns(ctx, l.ID, 20)
 	if err != nil {
 		return err
 	}
-	return Render(c, http.StatusOK, ClassHomePage(quizzes, sessions))
+	return Render(c, http.StatusOK, ClassHomePage(quizzes, runs))
 }
 
 func (s *Server) handleQuizNew(c echo.Context) error {
@@ -97,10 +97,10 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 		return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
 	}
 	if err := s.checkQuizForm(&form); err != nil {
-		p := pageOf(c)
-		e := err.(*examsim.Error)
-		form.Error = p.errorText(e)
-		return Render(c, statusOf[e.Code], QuizBuilderPage(s.builder(form)))
+		return formError(c, err, func(status int, reason string) error {
+			form.Error = reason
+			return Render(c, status, QuizBuilderPage(s.builder(form)))
+		})
 	}
 	q.Title, q.QuestionIDs, q.SecondsPerQuestion = form.Title, form.Picked, form.Seconds
 	q.Scoring, q.Leaderboard, q.Explanations = examsim.ScoringMode(form.Scoring), form.Leaderboard, examsim.ExplanationMode(form.Explanations)
@@ -199,14 +199,14 @@ func matches(q *questions.Question, form quizForm) bool {
 		(form.Difficulty == "" || string(q.Difficulty) == form.Difficulty)
 }
 
-// handleSessionStart runs a quiz: live now, or as an assignment due in
+// handleRunStart runs a quiz: live now, or as an assignment due in
 // the chosen number of hours.
-func (s *Server) handleSessionStart(c echo.Context) error {
+func (s *Server) handleRunStart(c echo.Context) error {
 	q, err := s.ownQuiz(c)
 	if err != nil {
 		return err
 	}
-	mode := examsim.SessionMode(c.FormValue("mode"))
+	mode := examsim.RunMode(c.FormValue("mode"))
 	var deadline time.Time
 	switch mode {
 	case examsim.ModeLive:
@@ -224,8 +224,8 @@ func (s *Server) handleSessionStart(c echo.Context) error {
 		return err
 	}
 	if acceptsJSON(c) {
-		sess := room.Session()
-		return c.JSON(http.StatusOK, map[string]any{"id": sess.ID, "code": sess.Code})
+		run := room.Run()
+		return c.JSON(http.StatusOK, map[string]any{"id": run.ID, "code": run.Code})
 	}
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/host"))
 }

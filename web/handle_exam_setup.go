@@ -88,34 +88,14 @@ func (s *Server) handleExamStart(c echo.Context) error {
 		Concept:  params.Get("concept"),
 		Missed:   params.Get("missed") == "1",
 	}
-	fail := func(id string, kv ...any) error {
-		f.Error = p.Catalog.T(p.Lang, id, kv...)
+	show := func(_ int, reason string) error {
+		f.Error = reason
 		return s.renderSetup(c, http.StatusUnprocessableEntity, f)
 	}
-	var concepts []string
-	for _, id := range f.Topics {
-		tp, ok := s.Bank.Topic(id)
-		if !ok {
-			return fail("exam.error_topic", "Topic", id)
-		}
-		concepts = append(concepts, tp.Concepts...)
+	n, err := s.checkSetup(f)
+	if err != nil {
+		return formError(c, err, show)
 	}
-	count, errCount := strconv.Atoi(f.Count)
-	minutes, errMinutes := strconv.Atoi(f.Minutes)
-	passMark, errPass := strconv.Atoi(f.PassMark)
-	switch {
-	case len(f.Topics) == 0:
-		return fail("exam.error_no_topic")
-	case errCount != nil || count < 1 || count > examsim.MaxExamQuestions:
-		return fail("exam.error_count", "Max", examsim.MaxExamQuestions)
-	case errMinutes != nil || minutes < 1 || minutes > examsim.MaxExamMinutes:
-		return fail("exam.error_minutes", "Max", examsim.MaxExamMinutes)
-	case errPass != nil || passMark < 1 || passMark > 100:
-		return fail("exam.error_pass_mark")
-	case f.Concept != "" && !slices.Contains(concepts, f.Concept):
-		return fail("exam.error_concept")
-	}
-
 	var missed map[string]bool
 	if f.Missed {
 		if missed, err = s.missedRecently(c.Request().Context(), p.Learner); err != nil {
@@ -124,10 +104,11 @@ func (s *Server) handleExamStart(c echo.Context) error {
 	}
 	pool := exam.Pool(s.Bank.Questions, f.Topics, f.Concept, missed)
 	if len(pool) == 0 {
+		id := "exam.error_empty_pool"
 		if f.Missed {
-			return fail("exam.error_no_missed")
+			id = "exam.error_no_missed"
 		}
-		return fail("exam.error_empty_pool")
+		return formError(c, examsim.E(examsim.EINVALID, id), show)
 	}
 	learner, err := s.ensureLearner(c)
 	if err != nil {
@@ -137,11 +118,45 @@ func (s *Server) handleExamStart(c echo.Context) error {
 	now := s.now()
 	e := &examsim.Exam{
 		LearnerID: learner.ID, Lang: p.Lang, Topics: f.Topics, Concept: f.Concept, MissedOnly: f.Missed,
-		PassMark: passMark, Seed: seed, StartedAt: now, Deadline: now.Add(time.Duration(minutes) * time.Minute),
-		Items: examsim.ShuffleExam(seed, pool, count, s.optionLetters),
+		PassMark: n.passMark, Seed: seed, StartedAt: now, Deadline: now.Add(time.Duration(n.minutes) * time.Minute),
+		Items: examsim.ShuffleExam(seed, pool, n.count, s.optionLetters),
 	}
 	if err := s.Exams.CreateExam(c.Request().Context(), e); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, questionURL(e, 1))
+}
+
+// setupNumbers are the numbers of an exam setup once checked.
+type setupNumbers struct{ count, minutes, passMark int }
+
+// checkSetup says what the learner must fix in an exam setup: a topic the
+// bank lacks, no topic, a number out of range, or a concept outside the
+// chosen topics.
+func (s *Server) checkSetup(f examSetupForm) (setupNumbers, error) {
+	var n setupNumbers
+	var concepts []string
+	for _, id := range f.Topics {
+		tp, ok := s.Bank.Topic(id)
+		if !ok {
+			return n, examsim.E(examsim.EINVALID, "exam.error_topic", "Topic", id)
+		}
+		concepts = append(concepts, tp.Concepts...)
+	}
+	count, errCount := strconv.Atoi(f.Count)
+	minutes, errMinutes := strconv.Atoi(f.Minutes)
+	passMark, errPass := strconv.Atoi(f.PassMark)
+	switch {
+	case len(f.Topics) == 0:
+		return n, examsim.E(examsim.EINVALID, "exam.error_no_topic")
+	case errCount != nil || count < 1 || count > examsim.MaxExamQuestions:
+		return n, examsim.E(examsim.EINVALID, "exam.error_count", "Max", examsim.MaxExamQuestions)
+	case errMinutes != nil || minutes < 1 || minutes > examsim.MaxExamMinutes:
+		return n, examsim.E(examsim.EINVALID, "exam.error_minutes", "Max", examsim.MaxExamMinutes)
+	case errPass != nil || passMark < 1 || passMark > 100:
+		return n, examsim.E(examsim.EINVALID, "exam.error_pass_mark")
+	case f.Concept != "" && !slices.Contains(concepts, f.Concept):
+		return n, examsim.E(examsim.EINVALID, "exam.error_concept")
+	}
+	return setupNumbers{count: count, minutes: minutes, passMark: passMark}, nil
 }

@@ -195,10 +195,14 @@ func (s *Server) handleRegrade(c echo.Context) error {
 			problem = examsim.E(examsim.EINVALID, "grading.error_concept", "ID", id)
 		}
 	}
-	if problem != nil {
+	show := func(status int, reason string) error {
 		v := s.regradeForm(c, g, q, band, ticked)
-		v.Error = pageOf(c).errorText(problem)
-		return Render(c, http.StatusUnprocessableEntity, RegradePage(v))
+		v.Error = reason
+		return Render(c, status, RegradePage(v))
+	}
+	showInvalid := func(_ int, reason string) error { return show(http.StatusUnprocessableEntity, reason) }
+	if problem != nil {
+		return formError(c, problem, showInvalid)
 	}
 	grade := &examsim.HumanGrade{Target: g.Target, Band: band, GraderID: pageOf(c).Learner.ID, GradedAt: s.now()}
 	for _, id := range rubric {
@@ -206,15 +210,9 @@ func (s *Server) handleRegrade(c echo.Context) error {
 	}
 	if err := s.Disputes.Regrade(c.Request().Context(), grade); err != nil {
 		if msg, ok := s.unavailableText(c, err); ok {
-			v := s.regradeForm(c, g, q, band, ticked)
-			v.Error = msg
-			return Render(c, http.StatusServiceUnavailable, RegradePage(v))
+			return show(http.StatusServiceUnavailable, msg)
 		}
-		return formError(c, err, func(_ int, reason string) error {
-			v := s.regradeForm(c, g, q, band, ticked)
-			v.Error = reason
-			return Render(c, http.StatusUnprocessableEntity, RegradePage(v))
-		}, examsim.EINVALID)
+		return formError(c, err, showInvalid, examsim.EINVALID)
 	}
 	return c.Redirect(http.StatusSeeOther, "/class/grading?saved="+strconv.Itoa(band))
 }

@@ -60,11 +60,6 @@ func (s *Server) setSessionCookie(c echo.Context, token string) {
 	s.setCookie(c, sessionCookie, token, "/", examsim.SessionLifetime)
 }
 
-// setLangCookie remembers the learner's language for a year.
-func (s *Server) setLangCookie(c echo.Context, l examsim.Lang) {
-	s.setCookie(c, langCookie, string(l), "/", 365*24*time.Hour)
-}
-
 func (s *Server) clearCookie(c echo.Context, name string) { s.setCookie(c, name, "", "/", -1) }
 
 // startSession signs the browser in as learner id with a brand-new session,

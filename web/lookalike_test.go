@@ -16,7 +16,7 @@ import (
 func TestLookAlikeNamesAreTaken(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("lookalike_host", examsim.RoleInstructor)
-	_, code := a.startSession(host, "optional")
+	_, code := a.startRun(host, "optional")
 	a.join(code, "Alice", "en")
 	lookAlikes := []string{"Аlice" /* Cyrillic А */, "Ａｌｉｃｅ" /* full-width */, "ΑLICE" /* Greek Alpha */, "AIice" /* capital I */, "ᴀlice" /* small capital */, "Ꭺlice" /* Cherokee */}
 	// A username with an invisible character is refused by its format anyway.

@@ -19,7 +19,7 @@ import (
 func TestMetricsConcurrent(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("metrics_host", examsim.RoleInstructor)
-	_, code := a.startSession(host, "optional")
+	_, code := a.startRun(host, "optional")
 	scrape := func() (int, string, error) {
 		resp, err := http.Get(a.URL + "/metrics")
 		if err != nil {

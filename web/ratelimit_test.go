@@ -152,7 +152,7 @@ func TestJoinLimitPerClient(t *testing.T) {
 		JoinPerClient: web.Limit{Burst: 2, Every: time.Minute}, JoinFailuresPerClient: lots}, false)
 	a := &classApp{App: app, t: t}
 	host := a.account("teacher", examsim.RoleInstructor)
-	_, code := a.startSession(host, "optional")
+	_, code := a.startRun(host, "optional")
 	for i := 0; i < 2; i++ {
 		a.join(code, fmt.Sprintf("Student %d", i), "en")
 	}

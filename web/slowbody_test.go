@@ -85,7 +85,7 @@ func TestStreamsOutliveTheBodyTimeout(t *testing.T) {
 	app := webtest.Start(t, webtest.WithConfig(func(c *web.Config) { c.BodyTimeout = 100 * time.Millisecond }))
 	a := &classApp{App: app, t: t}
 	host := a.account("stream_host", examsim.RoleInstructor)
-	room, code := a.startSession(host, "optional")
+	room, code := a.startRun(host, "optional")
 	student := a.join(code, "Patient", "en")
 	resp, err := student.http.Get(student.base + room + "/events")
 	if err != nil {

@@ -113,7 +113,7 @@ func TestClassroomAnswerWhenReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := app.account("teacher_ro", examsim.RoleInstructor)
-	path, code := app.startSession(host, "optional")
+	path, code := app.startRun(host, "optional")
 	student := app.join(code, "Kasia", "pl")
 	control(t, host, path, "start", -1)
 
@@ -157,7 +157,7 @@ func TestClassroomAnswerWhenReadOnly(t *testing.T) {
 	if got := plain.doc.Find(`[data-testid=explanation]`).Text(); got != "zachowany tekst" {
 		t.Errorf("the explanation was not kept: %q", got)
 	}
-	if stored, _ := app.Classes().ListAnswers(ctx, app.sessionID(t, path)); len(stored) != 0 {
+	if stored, _ := app.Classes().ListAnswers(ctx, app.runID(t, path)); len(stored) != 0 {
 		t.Fatalf("%d answers stored while the database was read-only", len(stored))
 	}
 
@@ -167,19 +167,19 @@ func TestClassroomAnswerWhenReadOnly(t *testing.T) {
 	if p := answer(t, student, path, 0, "A", "Błąd walidacji: ponawianie nic nie da."); p.status != 200 || !strings.Contains(p.body, `"ok":true`) {
 		t.Fatalf("after writes work again: %d %s", p.status, p.body)
 	}
-	if stored, _ := app.Classes().ListAnswers(ctx, app.sessionID(t, path)); len(stored) != 1 {
+	if stored, _ := app.Classes().ListAnswers(ctx, app.runID(t, path)); len(stored) != 1 {
 		t.Errorf("%d answers stored, want 1", len(stored))
 	}
 }
 
 func (a *classApp) Classes() *store.ClassroomService { return store.NewClassroomService(a.DB) }
 
-// sessionID reads the session's id from its path, /class/s/ID.
-func (a *classApp) sessionID(t *testing.T, path string) int64 {
+// runID reads a run's id from its path, /class/s/ID.
+func (a *classApp) runID(t *testing.T, path string) int64 {
 	t.Helper()
 	id, err := strconv.ParseInt(strings.TrimPrefix(path, "/class/s/"), 10, 64)
 	if err != nil {
-		t.Fatalf("session path %q", path)
+		t.Fatalf("run path %q", path)
 	}
 	return id
 }

@@ -48,7 +48,7 @@ func openEvents(t *testing.T, c *client, path string) <-chan string {
 func TestStreamCapsOverHTTP(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("streamcap_host", examsim.RoleInstructor)
-	room, code := a.startSession(host, "optional")
+	room, code := a.startRun(host, "optional")
 	student := a.join(code, "Many Tabs", "en")
 	for _, tt := range []struct {
 		who  string

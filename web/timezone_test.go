@@ -14,7 +14,7 @@ import (
 func TestTimesInViewersZone(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, code := a.startSession(host, "off")
+	path, code := a.startRun(host, "off")
 	student := a.join(code, "Somchai", "th")
 	control(t, host, path, "start", -1)
 	q, _ := a.Bank.Question(classQuestions[0])

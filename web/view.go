@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -91,3 +92,19 @@ func excerpt(s string, n int) string {
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n])) + "…"
 }
+
+// textOf returns q in the page language.
+func textOf(ctx context.Context, q *questions.Question) *questions.Text {
+	return q.In(page(ctx).Lang)
+}
+
+func errorID(msg, id string) string {
+	if msg == "" {
+		return ""
+	}
+	return id
+}
+
+func difficultyLabel(d questions.Difficulty) string { return "difficulty." + string(d) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -36,7 +36,7 @@ func TestFlagRegradeHumanBand(t *testing.T) {
 	if err := cls.CreateQuiz(ctx, quiz); err != nil {
 		t.Fatal(err)
 	}
-	session := &examsim.ClassSession{HostID: teacher.ID, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
+	session := &examsim.ClassRun{HostID: teacher.ID, Mode: examsim.ModeLive, Quiz: *quiz, QuestionIndex: -1}
 	if err := cls.CreateRun(ctx, session); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestFlagRegradeHumanBand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cls.CreatePlayer(ctx, &examsim.Player{SessionID: session.ID, Nickname: name, Lang: examsim.Lang(lang), LearnerID: l.ID, RejoinHash: []byte(name)}); err != nil {
+		if err := cls.CreatePlayer(ctx, &examsim.Player{RunID: session.ID, Nickname: name, Lang: examsim.Lang(lang), LearnerID: l.ID, RejoinHash: []byte(name)}); err != nil {
 			t.Fatal(err)
 		}
 	}
