@@ -1,14 +1,13 @@
 package web_test
 
 import (
-	"bufio"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/internal/loadgen"
 )
 
 // openEvents opens an event stream with the client's cookies and returns
@@ -27,13 +26,7 @@ func openEvents(t *testing.T, c *client, path string) <-chan string {
 	events := make(chan string, 64)
 	go func() {
 		defer close(events)
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-				events <- name
-			}
-		}
+		_ = loadgen.ReadEvents(resp.Body, func(event, _ string) { events <- event }) // the stream's end closes events either way
 	}()
 	// The first event comes once the room counts the stream.
 	if _, ok := <-events; !ok {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -639,37 +637,18 @@ func holdStream(ctx context.Context, u *loadgen.VUser, path string, on func(even
 			err = errors.New(resp.Status)
 		}
 		if err == nil {
-			readEvents(resp.Body, on)
-			_ = resp.Body.Close() // read to its end or to a broken connection: nothing left to check
+			// A broken connection ends the stream as the server's end does:
+			// the browser reconnects either way.
+			_ = loadgen.ReadEvents(resp.Body, func(event, data string) {
+				if on != nil {
+					on(event, data, time.Now())
+				}
+			})
+			_ = resp.Body.Close() // read to its end: nothing left to check
 		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(500 * time.Millisecond):
-		}
-	}
-}
-
-func readEvents(r io.Reader, on func(event, data string, at time.Time)) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 8<<20)
-	var event string
-	var data bytes.Buffer
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if event != "" && on != nil {
-				on(event, data.String(), time.Now())
-			}
-			event = ""
-			data.Reset()
-		case strings.HasPrefix(line, "event: "):
-			event = line[len("event: "):]
-		case strings.HasPrefix(line, "data: "):
-			if data.Len() > 0 {
-				data.WriteByte('\n')
-			}
-			data.WriteString(line[len("data: "):])
 		}
 	}
 }

@@ -1,0 +1,37 @@
+package loadgen
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+)
+
+// ReadEvents reads a server-sent event stream until it ends and hands each
+// named event to on with its data (multi-line data joined by "\n"), as a
+// browser's EventSource does. Comments and retry hints are not events.
+func ReadEvents(r io.Reader, on func(event, data string)) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 8<<20)
+	var event string
+	var data bytes.Buffer
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if event != "" {
+				on(event, data.String())
+			}
+			event = ""
+			data.Reset()
+		case strings.HasPrefix(line, "event: "):
+			event = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			if data.Len() > 0 {
+				data.WriteByte('\n')
+			}
+			data.WriteString(line[len("data: "):])
+		}
+	}
+	return sc.Err()
+}
