@@ -82,7 +82,7 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
 		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był"},
 		weak:         []string{"bez"},
 		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
@@ -550,7 +550,7 @@ var (
 	}
 	endorsements = map[examsim.Lang][]string{
 		examsim.English:    {"fine", "good", "works", "would_work", "would_also_work", "also_work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
-		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "đúng", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
+		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "là_đúng", "cũng_đúng", "mới_đúng", "đúng_hơn", "đúng_rồi", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
 		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
 		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
 	}

@@ -11,10 +11,12 @@ type signals struct {
 	deniedConcept       bool // a concept's words were there but negated, refuted or supposed
 	deniedMisconception bool // likewise for a misconception
 	onTopic             bool
+	hedged, doubt       bool // the answer's letter picked with a hedge; the learner says they are unsure
 	reversed            bool // a {neg} concept was asserted without its negation
 	contradicted        bool // a concept missed because the learner said it the other way round
 	words               int
 	endorsed, refuted   bool // another option approved, or rejected, by its letter
+	chosenWrong         bool // the text opens by choosing another option than the answer
 }
 
 // confidence estimates how likely the band is exactly right, from 0 to 1.
