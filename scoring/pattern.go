@@ -135,23 +135,21 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
 		default:
 			var slot []term
-			synonyms := false
 			for _, alt := range strings.Split(field, "|") {
 				t, err := parseTerm(alt, keep)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
 				}
 				slot = append(slot, t)
-				synonyms = synonyms || isEscalate(&t)
-			}
-			if synonyms {
-				slot = append(slot, escalateSynonyms...)
 			}
 			p.slots = append(p.slots, slot)
 		}
 	}
 	if len(p.slots) == 0 {
 		return nil, fmt.Errorf("pattern %q has no words to match", src)
+	}
+	if keep {
+		p.addSynonyms()
 	}
 	return p, nil
 }
