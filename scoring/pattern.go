@@ -442,9 +442,12 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false) &&
 			!slices.Contains(rd.otherOption, x.toks[combo[0].first].sent)
 	}
+	if scoped(rd.listed, combo, false) {
+		return false
+	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
-			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) && !inAny(rd.listed, i) {
+			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) {
 				return true
 			}
 		}

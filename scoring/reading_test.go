@@ -77,6 +77,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			nil, nil, 1, 3},
 		{"invoice-export-partial-permission", "vi", "B. Giữ 320 hóa đơn làm partial_results và nói rõ West chưa đọc được. Đây là lỗi quyền nên chạy lại từ đầu như D thì cũng đụng đúng lần từ chối đó.",
 			nil, nil, 2, 3},
+		// A keyword list heading the sentence names terms: a concept needs
+		// words of the learner's own claim, wholly outside the list.
+		{"search-timeout-escalated-immediately", "en", "B — transient, retry, backoff, recover locally: still, the subagent has to pass each timeout up to the coordinator at once and let it choose.",
+			nil, nil, 0, 1},
+		{"search-timeout-escalated-immediately", "vi", "B: transient, retry, backoff, tự phục hồi — nhưng subagent vẫn phải đẩy từng lần timeout lên coordinator ngay để nó chọn.",
+			nil, nil, 0, 1},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
