@@ -417,7 +417,7 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 	switch p.polarity {
 	case needNegation:
 		if !negated(rd.negCues, combo) && !scoped(rd.neg, combo, false) {
-			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
+			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
 				x.contradicted++
 				if judges(rd.judged, combo) {
 					x.reversed++ // "retrying will help" against "{neg} retr* help*"

@@ -83,6 +83,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			nil, nil, 0, 1},
 		{"search-timeout-escalated-immediately", "vi", "B: transient, retry, backoff, tự phục hồi — nhưng subagent vẫn phải đẩy từng lần timeout lên coordinator ngay để nó chọn.",
 			nil, nil, 0, 1},
+		// A key idea said the other way round inside a supposition's
+		// consequence is supposed, not reversed.
+		{"empty-result-retry-loop", "en", "D. If the database had been unreachable, retrying would make sense; here the lookup ran and validly found nobody.",
+			[]string{"valid-empty"}, nil, 1, 3},
+		{"empty-result-retry-loop", "pl", "D. Gdyby baza nie odpowiadała, ponawianie miałoby sens; tu wyszukiwanie zadziałało i poprawnie nikogo nie znalazło.",
+			nil, nil, 1, 3},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
