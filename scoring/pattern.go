@@ -241,7 +241,7 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 		if strings.HasPrefix(got.norm, want.norm) {
 			return true
 		}
-		if (got.plain || (want.plain && !exact)) && strings.HasPrefix(got.fold, want.fold) {
+		if (bareMatch(got, exact) || (want.plain && !exact)) && strings.HasPrefix(got.fold, want.fold) {
 			return true
 		}
 		if typoAllowed(got, want, exact) && len(got.fold) >= len(want.fold)-1 {
@@ -256,10 +256,17 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 	if got.norm == want.norm {
 		return true
 	}
-	if (got.plain || (want.plain && !exact)) && got.fold == want.fold {
+	if (bareMatch(got, exact) || (want.plain && !exact)) && got.fold == want.fold {
 		return true
 	}
 	return typoAllowed(got, want, exact) && osaWithin1(got.fold, want.fold)
+}
+
+// bareMatch reports whether a word typed without diacritics may match a
+// pattern word with them: always, unless the pattern word is an exact cue
+// and the text is written with diacritics elsewhere.
+func bareMatch(got *token, exact bool) bool {
+	return got.plain && !(exact && got.strict)
 }
 
 // typoAllowed reports whether one typo may separate got from want: for

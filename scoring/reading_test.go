@@ -89,6 +89,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			[]string{"valid-empty"}, nil, 1, 3},
 		{"empty-result-retry-loop", "pl", "D. Gdyby baza nie odpowiadała, ponawianie miałoby sens; tu wyszukiwanie zadziałało i poprawnie nikogo nie znalazło.",
 			nil, nil, 1, 3},
+		// Vietnamese written with diacritics: a bare "dung" is "nội dung"
+		// (content), not "đừng" (don't) typed plainly.
+		{"what-iserror-tells-model", "vi", "D. Cứ bỏ qua nội dung như C cũng được.",
+			nil, nil, 0, 0},
+		{"what-iserror-tells-model", "vi", "D. Nội dung trả về là báo lỗi, nên model tự tìm cách phục hồi.",
+			nil, nil, 1, 3},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
