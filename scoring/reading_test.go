@@ -2,6 +2,7 @@ package scoring_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/examsim/examsim"
@@ -154,7 +155,7 @@ func TestBandsAsACarefulGraderGives(t *testing.T) {
 		{"appointment-outage-shown-as-empty", "th", "เครื่องชงกาแฟในออฟฟิศเสียอีกแล้ว ยังไม่มีใครซ่อมเลย", 0},
 		{"refund-over-limit-retries", "en", "B is right.", 0},
 		{"refund-over-limit-retries", "th", "ตอบ B", 0},
-		// The key letter, hedged, and nothing recognised: 1.
+		// The key letter, hedged, and nothing recognised: 1, and sure of it.
 		{"refund-over-limit-retries", "en", "Maybe B? I honestly could not decide between the options.", 1},
 		{"refund-over-limit-retries", "vi", "Chắc là B, em cũng không dám khẳng định lắm.", 1},
 		{"refund-over-limit-retries", "pl", "Chyba B, trudno mi było wybrać między opcjami.", 1},
@@ -182,5 +183,20 @@ func TestBandsAsACarefulGraderGives(t *testing.T) {
 		if res.Band != tt.band {
 			t.Errorf("%s [%s] %q: band %d, want %d (found %v)", tt.question, tt.lang, tt.text, res.Band, tt.band, found(res))
 		}
+		// A hedged pick is a confident 1: graders give it 1 every time.
+		if tt.band == 1 && hedgedPick(tt.text) && res.Unsure() {
+			t.Errorf("%s [%s] %q: a hedged pick is reported unsure (confidence %.2f)", tt.question, tt.lang, tt.text, res.Confidence)
+		}
 	}
+}
+
+// hedgedPick reports whether a test text picks B with one of the hedges the
+// band table above uses.
+func hedgedPick(text string) bool {
+	for _, h := range []string{"Maybe B", "Chắc là B", "Chyba B", "น่าจะ B", "I think B", "Em nghĩ là B"} {
+		if strings.HasPrefix(text, h) {
+			return true
+		}
+	}
+	return false
 }
