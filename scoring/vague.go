@@ -49,8 +49,8 @@ const hedgeReach = 3 * wordUnits
 // hedge reports whether the text picks the answer's letter with a hedge next
 // to it, and whether it says anywhere that the learner is unsure.
 func (r *Rubric) hedge(x *textIndex) (hedged, doubt bool) {
-	if r.Answer == "" {
-		return false, false
+	if r.Answer == "" || !x.namesLetter(r.Answer) {
+		return false, false // most explanations name no letter: spare the look-ups
 	}
 	hs := spans(hedgeTerms[r.Lang], x)
 	if len(hs) == 0 {
@@ -74,6 +74,16 @@ func (r *Rubric) hedge(x *textIndex) (hedged, doubt bool) {
 		return false, false
 	}
 	return true, len(spans(doubtTerms[r.Lang], x)) > 0
+}
+
+// namesLetter reports whether the text has the option letter as a word.
+func (x *textIndex) namesLetter(letter string) bool {
+	for i := range x.toks {
+		if x.isLetter(i) && x.text[x.toks[i].start:x.toks[i].end] == letter {
+			return true
+		}
+	}
+	return false
 }
 
 // isLetter reports whether token i is a capital A to D standing alone: an
