@@ -96,6 +96,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			nil, nil, 0, 0},
 		{"what-iserror-tells-model", "vi", "D. Nội dung trả về là báo lỗi, nên model tự tìm cách phục hồi.",
 			nil, nil, 1, 3},
+		// A belief reported as the learner's earlier mistake ("I thought",
+		// "cứ tưởng", "wydawało mi się", "นึกว่า") is not asserted.
+		{"two-vendor-error-conventions", "vi", "Em chọn B, lúc đầu em cứ tưởng spec bắt buộc phải có errorCategory.",
+			nil, []string{"vendor-violates-spec"}, 0, 3},
+		{"two-vendor-error-conventions", "en", "B. At first I thought the spec required errorCategory, so the vendor seemed to break it.",
+			nil, []string{"vendor-violates-spec"}, 0, 3},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
