@@ -174,6 +174,8 @@ func TestBandsAsACarefulGraderGives(t *testing.T) {
 		// A supporting point in a long answer whose key idea the rubric
 		// does not recognise: 2.
 		{"refund-over-limit-retries", "en", "Retrying was pointless here: every one of the three attempts met exactly the same refusal, and nothing about the request changed between them. Waiting two seconds alters nothing, so the agent should stop sending the same call and let a manager decide about the full amount.", 2},
+		// "Chắc chắn" is "certainly": no hedge.
+		{"refund-over-limit-retries", "vi", "Chắc chắn là B, em không cần nghĩ lâu.", 0},
 		// "I think" before a full, confident explanation is no hedge to mark down.
 		{"refund-over-limit-retries", "en", "I think B: it is a business rule, the £500 limit applies to every attempt, so retrying can never pass and the agent should escalate to a manager for approval.", 3},
 	}

@@ -28,6 +28,17 @@ var doubtWords = map[examsim.Lang][]string{
 
 var hedgeTerms, doubtTerms = withEnglish(hedgeWords), withEnglish(doubtWords)
 
+func init() {
+	// "chắc chắn" is "certainly", the opposite of a hedge.
+	for _, ts := range hedgeTerms {
+		for i := range ts {
+			if len(ts[i].toks) == 1 && ts[i].toks[0].norm == "chắc" {
+				ts[i].notBefore = []string{"chắn", "chan"}
+			}
+		}
+	}
+}
+
 // withEnglish compiles each language's words together with the English
 // ones, which learners mix into every language.
 func withEnglish(words map[examsim.Lang][]string) map[examsim.Lang][]term {
