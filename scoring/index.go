@@ -101,9 +101,25 @@ func indexText(text string) *textIndex {
 		}
 		x.words[n].at = append(x.words[n].at, i)
 	}
+	x.markStrict()
 	x.hit = slices.Grow(x.hit[:0], len(x.words))[:len(x.words)]
 	sort.Slice(x.sorted, func(a, b int) bool { return x.tokOf(x.sorted[a]).fold < x.tokOf(x.sorted[b]).fold })
 	return x
+}
+
+// markStrict marks the bare words of a text written with diacritics (see
+// token.strict).
+func (x *textIndex) markStrict() {
+	accented := false
+	for i := range x.toks {
+		if !x.toks[i].plain && !x.toks[i].thai {
+			accented = true
+			break
+		}
+	}
+	for i := range x.toks {
+		x.toks[i].strict = accented && x.toks[i].plain && !x.toks[i].thai
+	}
 }
 
 // release returns the index to the pool, keeping its memory for the next text.

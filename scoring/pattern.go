@@ -135,23 +135,21 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
 		default:
 			var slot []term
-			synonyms := false
 			for _, alt := range strings.Split(field, "|") {
 				t, err := parseTerm(alt, keep)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
 				}
 				slot = append(slot, t)
-				synonyms = synonyms || isEscalate(&t)
-			}
-			if synonyms {
-				slot = append(slot, escalateSynonyms...)
 			}
 			p.slots = append(p.slots, slot)
 		}
 	}
 	if len(p.slots) == 0 {
 		return nil, fmt.Errorf("pattern %q has no words to match", src)
+	}
+	if keep {
+		p.addSynonyms()
 	}
 	return p, nil
 }
@@ -243,7 +241,7 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 		if strings.HasPrefix(got.norm, want.norm) {
 			return true
 		}
-		if (got.plain || (want.plain && !exact)) && strings.HasPrefix(got.fold, want.fold) {
+		if (bareMatch(got, exact) || (want.plain && !exact)) && strings.HasPrefix(got.fold, want.fold) {
 			return true
 		}
 		if typoAllowed(got, want, exact) && len(got.fold) >= len(want.fold)-1 {
@@ -258,10 +256,17 @@ func sameWord(got, want *token, prefix, exact bool) bool {
 	if got.norm == want.norm {
 		return true
 	}
-	if (got.plain || (want.plain && !exact)) && got.fold == want.fold {
+	if (bareMatch(got, exact) || (want.plain && !exact)) && got.fold == want.fold {
 		return true
 	}
 	return typoAllowed(got, want, exact) && osaWithin1(got.fold, want.fold)
+}
+
+// bareMatch reports whether a word typed without diacritics may match a
+// pattern word with them: always, unless the pattern word is an exact cue
+// and the text is written with diacritics elsewhere.
+func bareMatch(got *token, exact bool) bool {
+	return got.plain && !(exact && got.strict)
 }
 
 // typoAllowed reports whether one typo may separate got from want: for
@@ -419,7 +424,7 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 	switch p.polarity {
 	case needNegation:
 		if !negated(rd.negCues, combo) && !scoped(rd.neg, combo, false) {
-			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
+			if mode == asConcept && !scoped(rd.refuted, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false) && !scoped(rd.consequence, combo, false) && !negInClauses(rd.negCues, combo) {
 				x.contradicted++
 				if judges(rd.judged, combo) {
 					x.reversed++ // "retrying will help" against "{neg} retr* help*"
@@ -444,9 +449,12 @@ func (p *Pattern) asserted(combo []span, x *textIndex, rd *reading, mode matchMo
 		return !scoped(rd.refuted, combo, false) && !scoped(rd.consequence, combo, false) && !scoped(rd.supposed, combo, false) && !scoped(rd.hypothetical, combo, false) &&
 			!slices.Contains(rd.otherOption, x.toks[combo[0].first].sent)
 	}
+	if scoped(rd.listed, combo, false) {
+		return false
+	}
 	for _, s := range combo {
 		for i := s.first; i <= s.last; i++ {
-			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) && !inAny(rd.listed, i) {
+			if !inAny(rd.refuted, i) && !inAny(rd.supposed, i) && !inAny(rd.counterfactual, i) {
 				return true
 			}
 		}

@@ -2,6 +2,7 @@ package scoring_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/examsim/examsim"
@@ -70,6 +71,37 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// A Thai "would only" reaches back over an English term to what it rejects.
 		{"coordinator-mixed-branches", "th", "รันใหม่ทั้งสามตัวด้วย timeout ที่ยาวกว่าเดิมมีแต่จะทิ้งงานที่ทำเสร็จไปแล้ว",
 			nil, []string{"rerun-everything"}, 1, 3},
+		// A letter's option criticised with a word that elsewhere endorses:
+		// "wyrzuca dobre artykuły" (throws good articles away), "đụng đúng"
+		// (runs into exactly).
+		{"coordinator-mixed-branches", "pl", "A. Każda gałąź potrzebuje własnej drogi: ponowić to, co przejściowe, a uprawnienia eskalować. Zatrzymanie wszystkiego jak w B wyrzuca dobre artykuły.",
+			nil, nil, 1, 3},
+		{"invoice-export-partial-permission", "vi", "B. Giữ 320 hóa đơn làm partial_results và nói rõ West chưa đọc được. Đây là lỗi quyền nên chạy lại từ đầu như D thì cũng đụng đúng lần từ chối đó.",
+			nil, nil, 2, 3},
+		// A keyword list heading the sentence names terms: a concept needs
+		// words of the learner's own claim, wholly outside the list.
+		{"search-timeout-escalated-immediately", "en", "B — transient, retry, backoff, recover locally: still, the subagent has to pass each timeout up to the coordinator at once and let it choose.",
+			nil, nil, 0, 1},
+		{"search-timeout-escalated-immediately", "vi", "B: transient, retry, backoff, tự phục hồi — nhưng subagent vẫn phải đẩy từng lần timeout lên coordinator ngay để nó chọn.",
+			nil, nil, 0, 1},
+		// A key idea said the other way round inside a supposition's
+		// consequence is supposed, not reversed.
+		{"empty-result-retry-loop", "en", "D. If the database had been unreachable, retrying would make sense; here the lookup ran and validly found nobody.",
+			[]string{"valid-empty"}, nil, 1, 3},
+		{"empty-result-retry-loop", "pl", "D. Gdyby baza nie odpowiadała, ponawianie miałoby sens; tu wyszukiwanie zadziałało i poprawnie nikogo nie znalazło.",
+			nil, nil, 1, 3},
+		// Vietnamese written with diacritics: a bare "dung" is "nội dung"
+		// (content), not "đừng" (don't) typed plainly.
+		{"what-iserror-tells-model", "vi", "D. Cứ bỏ qua nội dung như C cũng được.",
+			nil, nil, 0, 0},
+		{"what-iserror-tells-model", "vi", "D. Nội dung trả về là báo lỗi, nên model tự tìm cách phục hồi.",
+			nil, nil, 1, 3},
+		// A belief reported as the learner's earlier mistake ("I thought",
+		// "cứ tưởng", "wydawało mi się", "นึกว่า") is not asserted.
+		{"two-vendor-error-conventions", "vi", "Em chọn B, lúc đầu em cứ tưởng spec bắt buộc phải có errorCategory.",
+			nil, []string{"vendor-violates-spec"}, 0, 3},
+		{"two-vendor-error-conventions", "en", "B. At first I thought the spec required errorCategory, so the vendor seemed to break it.",
+			nil, []string{"vendor-violates-spec"}, 0, 3},
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
@@ -106,3 +138,73 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 }
 
 var _ = scoring.UnsureBelow
+
+// TestBandsAsACarefulGraderGives holds the band rules a careful grader
+// follows where the rubric recognises little (issue 12's band definitions):
+// off topic or a bare letter is 0, the right letter picked with a hedge and a
+// stated doubt is 1 however much of the key idea it names, and a long answer
+// with a supporting point is 2.
+func TestBandsAsACarefulGraderGives(t *testing.T) {
+	bank := loadBank(t)
+	tests := []struct {
+		question string
+		lang     examsim.Lang
+		text     string
+		band     int
+	}{
+		// Vague but on topic and not wrong.
+		{"refund-over-limit-retries", "en", "The agent needs a smarter way to deal with this error.", 1},
+		// Off topic, or a bare letter: 0.
+		{"appointment-outage-shown-as-empty", "en", "Our office coffee machine broke again and nobody has fixed it.", 0},
+		{"appointment-outage-shown-as-empty", "vi", "Máy pha cà phê ở văn phòng lại hỏng mà chưa ai sửa.", 0},
+		{"appointment-outage-shown-as-empty", "pl", "Ekspres do kawy w biurze znowu się zepsuł i nikt go nie naprawił.", 0},
+		{"appointment-outage-shown-as-empty", "th", "เครื่องชงกาแฟในออฟฟิศเสียอีกแล้ว ยังไม่มีใครซ่อมเลย", 0},
+		{"refund-over-limit-retries", "en", "B is right.", 0},
+		{"refund-over-limit-retries", "th", "ตอบ B", 0},
+		// The key letter, hedged, and nothing recognised: 1, and sure of it.
+		{"refund-over-limit-retries", "en", "Maybe B? I honestly could not decide between the options.", 1},
+		{"refund-over-limit-retries", "vi", "Chắc là B, em cũng không dám khẳng định lắm.", 1},
+		{"refund-over-limit-retries", "pl", "Chyba B, trudno mi było wybrać między opcjami.", 1},
+		{"refund-over-limit-retries", "th", "น่าจะ B มั้ง เลือกยากมาก", 1},
+		// The key letter, hedged, with a stated doubt: 1 even with the key idea.
+		{"refund-over-limit-retries", "en", "I think B because it is a business rule, but I'm not sure why the backoff would not help.", 1},
+		{"refund-over-limit-retries", "vi", "Em nghĩ là B vì đây là business rule, nhưng em không chắc tại sao backoff lại không giúp.", 1},
+		{"refund-over-limit-retries", "pl", "Chyba B, bo to reguła biznesowa, ale nie jestem pewna, czemu backoff nie pomoże.", 1},
+		{"refund-over-limit-retries", "th", "น่าจะ B เพราะเป็น business rule แต่ไม่แน่ใจว่าทำไม backoff ถึงไม่ช่วย", 1},
+		// A supporting point in a long answer whose key idea the rubric
+		// does not recognise: 2.
+		{"refund-over-limit-retries", "en", "Retrying was pointless here: every one of the three attempts met exactly the same refusal, and nothing about the request changed between them. Waiting two seconds alters nothing, so the agent should stop sending the same call and let a manager decide about the full amount.", 2},
+		// "Chắc chắn" is "certainly": no hedge.
+		{"refund-over-limit-retries", "vi", "Chắc chắn là B, em không cần nghĩ lâu.", 0},
+		// "I think" before a full, confident explanation is no hedge to mark down.
+		{"refund-over-limit-retries", "en", "I think B: it is a business rule, the £500 limit applies to every attempt, so retrying can never pass and the agent should escalate to a manager for approval.", 3},
+	}
+	for _, tt := range tests {
+		q, ok := bank.Question(tt.question)
+		if !ok {
+			t.Fatalf("no question %s", tt.question)
+		}
+		res, err := q.Text(tt.lang).Rubric.Score(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Band != tt.band {
+			t.Errorf("%s [%s] %q: band %d, want %d (found %v)", tt.question, tt.lang, tt.text, res.Band, tt.band, found(res))
+		}
+		// A hedged pick is a confident 1: graders give it 1 every time.
+		if tt.band == 1 && hedgedPick(tt.text) && res.Unsure() {
+			t.Errorf("%s [%s] %q: a hedged pick is reported unsure (confidence %.2f)", tt.question, tt.lang, tt.text, res.Confidence)
+		}
+	}
+}
+
+// hedgedPick reports whether a test text picks B with one of the hedges the
+// band table above uses.
+func hedgedPick(text string) bool {
+	for _, h := range []string{"Maybe B", "Chắc là B", "Chyba B", "น่าจะ B", "I think B", "Em nghĩ là B"} {
+		if strings.HasPrefix(text, h) {
+			return true
+		}
+	}
+	return false
+}

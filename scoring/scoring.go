@@ -164,7 +164,9 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 	sig.words = x.wordCount()
 	sig.misconceptions = len(res.Misconceptions)
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
-	res.Band = r.band(text, x, &res, sig, endorsed, refuted)
+	sig.chosenWrong = r.chosenWrong(text, x)
+	sig.hedged, sig.doubt = r.hedge(x)
+	res.Band = r.band(&res, sig, endorsed, refuted)
 	sig.endorsed, sig.refuted = endorsed, refuted
 	res.Confidence = confidence(res.Band, sig, r.Lang)
 	return res, sig, nil
@@ -223,13 +225,18 @@ func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd
 }
 
 // band grades the explanation 0 to 3 from what scoring found.
-func (r *Rubric) band(text string, x *textIndex, res *Result, sig signals, endorsed, refuted bool) int {
+func (r *Rubric) band(res *Result, sig signals, endorsed, refuted bool) int {
 	switch {
-	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || r.chosenWrong(text, x):
+	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || sig.chosenWrong:
 		// An endorsed misconception, another option endorsed by letter, or
 		// a key idea said the other way round ("retrying will help" where
 		// the rubric says it will not).
 		return 0
+	case sig.hedged && (sig.hits == 0 || sig.doubt):
+		// The key picked with a hedge ("Maybe B?", "Chyba B"), with nothing
+		// else recognised or with a doubt said ("not sure why"): graders
+		// give a 1 however much of the key idea it names.
+		return 1
 	case sig.hits == 0 && (sig.deniedMisconception || refuted):
 		// Nothing of the key idea, but the tempting wrong move is rejected
 		// ("retrying would only delay things"): a minor point, on topic.
@@ -255,6 +262,11 @@ func (r *Rubric) band(text string, x *textIndex, res *Result, sig signals, endor
 		return 1
 	case sig.decisive > 0:
 		// The key idea; a bare conclusion without its reason stays here.
+		return 2
+	case sig.supporting && sig.words >= supportedWords:
+		// A supporting point in a long answer: the key idea is likely there
+		// in words the rubric does not list (train split: all seven such
+		// were graded 3); 2, as the key idea itself was not recognised.
 		return 2
 	default:
 		return 1

@@ -274,3 +274,37 @@ func TestConfidenceIsLowForMixedSignals(t *testing.T) {
 		t.Errorf("misconception without evidence: %+v", mixed.Misconceptions)
 	}
 }
+
+// TestLexiconReadsEverydayWords holds the shared lexicon (synonyms.go): a
+// rubric word naming a recurring idea matches its everyday phrases in every
+// language, a {neg} pattern gains none but escalation's, and no Vietnamese
+// phrase typed without diacritics is read onto an everyday word.
+func TestLexiconReadsEverydayWords(t *testing.T) {
+	tests := []struct {
+		lang    examsim.Lang
+		pattern string
+		text    string
+		want    bool
+	}{
+		{"en", "escalat*", "so loop in a supervisor", true},
+		{"en", "backoff longer", "hold off a little longer before the next call", true},
+		{"vi", "backoff", "tạm dừng một lát rồi mới gọi tiếp", true},
+		{"pl", "backoff", "odczekać chwilę przed kolejnym wywołaniem", true},
+		{"th", "backoff", "เว้นระยะก่อนเรียกครั้งต่อไป", true},
+		{"en", "valid empty", "a valid search that found nothing", true},
+		{"vi", "rỗng hợp_lệ", "tra cứu hợp lệ nhưng không tìm thấy ai", true},
+		{"pl", "pust* poprawn*", "poprawne wyszukiwanie, brak wyników", true},
+		{"th", "ว่าง ถูกต้อง", "ค้นหาถูกต้องแต่ไม่พบลูกค้า", true},
+		{"en", "return partial*", "return the results so far to the coordinator", true},
+		{"pl", "zwróć częściow*", "zwróć gotowe wyniki koordynatorowi", true},
+		// A {neg} pattern keeps its own words.
+		{"en", "{neg} backoff help*", "do not hold off, it will not help", false},
+		// "báo cho" (report to) is not "chờ" (wait) typed plainly.
+		{"vi", "backoff", "báo cho coordinator ngay", false},
+	}
+	for _, tt := range tests {
+		if got := matches(t, tt.lang, tt.pattern, tt.text); got != tt.want {
+			t.Errorf("[%s] %q on %q: got %v, want %v", tt.lang, tt.pattern, tt.text, got, tt.want)
+		}
+	}
+}

@@ -19,10 +19,14 @@ const (
 
 // token is one word (or, in Thai, one character) of normalised text.
 type token struct {
-	norm   string // NFC and lower case
-	fold   string // norm without Latin diacritics, with đ→d and ł→l
-	plain  bool   // typed without diacritics: norm == fold
-	latin  bool   // only ASCII letters and digits once folded: typo tolerance applies
+	norm  string // NFC and lower case
+	fold  string // norm without Latin diacritics, with đ→d and ł→l
+	plain bool   // typed without diacritics: norm == fold
+	// strict marks a plain word in a text that is written with diacritics:
+	// the learner typed it bare because it is bare ("nội dung", content),
+	// so it is not read as a cue that carries them ("đừng", don't).
+	strict bool
+	latin  bool // only ASCII letters and digits once folded: typo tolerance applies
 	thai   bool
 	pos    int  // position in units
 	clause int  // clauses end at commas, colons, dashes and brackets as well as sentence ends
