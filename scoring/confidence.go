@@ -11,6 +11,7 @@ type signals struct {
 	deniedConcept       bool // a concept's words were there but negated, refuted or supposed
 	deniedMisconception bool // likewise for a misconception
 	onTopic             bool
+	domain              bool // on topic, or using a word of the domain (tool, agent, error, ...) in the learner's own words
 	hedged, doubt       bool // the answer's letter picked with a hedge; the learner says they are unsure
 	reversed            bool // a {neg} concept was asserted without its negation
 	contradicted        bool // a concept missed because the learner said it the other way round

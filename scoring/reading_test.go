@@ -154,6 +154,12 @@ func TestBandsAsACarefulGraderGives(t *testing.T) {
 	}{
 		// Vague but on topic and not wrong.
 		{"refund-over-limit-retries", "en", "The agent needs a smarter way to deal with this error.", 1},
+		// Vague but about the domain and not wrong: 1.
+		{"appointment-outage-shown-as-empty", "en", "The tool's reply was unclear, it should say more.", 1},
+		{"appointment-outage-shown-as-empty", "vi", "Phản hồi của tool không rõ ràng, lẽ ra phải nói nhiều hơn.", 1},
+		{"appointment-outage-shown-as-empty", "pl", "Odpowiedź narzędzia była niejasna, powinna mówić więcej.", 1},
+		{"appointment-outage-shown-as-empty", "th", "คำตอบของ tool ไม่ชัดเจน ควรบอกมากกว่านี้", 1},
+		{"refund-over-limit-retries", "pl", "Agent powinien jakoś mądrzej obsłużyć ten błąd.", 1},
 		// Off topic, or a bare letter: 0.
 		{"appointment-outage-shown-as-empty", "en", "Our office coffee machine broke again and nobody has fixed it.", 0},
 		{"appointment-outage-shown-as-empty", "vi", "Máy pha cà phê ở văn phòng lại hỏng mà chưa ai sửa.", 0},

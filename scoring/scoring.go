@@ -165,6 +165,7 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 	sig.misconceptions = len(res.Misconceptions)
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 	sig.chosenWrong = r.chosenWrong(text, x)
+	sig.domain = sig.onTopic || (!x.opensWithLetter() && x.mentionsDomain(r.Lang))
 	sig.hedged, sig.doubt = r.hedge(x)
 	res.Band = r.band(&res, sig, endorsed, refuted)
 	sig.endorsed, sig.refuted = endorsed, refuted
@@ -242,10 +243,11 @@ func (r *Rubric) band(res *Result, sig signals, endorsed, refuted bool) int {
 		// ("retrying would only delay things"): a minor point, on topic.
 		return 1
 	case sig.hits == 0:
-		// Short, on topic and not wrong is a vague answer, worth a 1; a
+		// Short, about the domain and not wrong is a vague answer, worth
+		// a 1 ("the tool's reply was unclear, it should say more"); a
 		// long answer in which nothing was recognised is more often
 		// reasoning the rubric does not know (train split: 0 beats 1).
-		if sig.onTopic && sig.words < vagueMaxWords {
+		if sig.domain && sig.words < vagueMaxWords {
 			return 1
 		}
 		return 0

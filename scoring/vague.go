@@ -3,9 +3,29 @@ package scoring
 import "github.com/examsim/examsim"
 
 // Bands for answers the rubric recognises little of, as a careful grader
-// gives them (issue 12): the key picked with a hedge ("Maybe C?", "Chyba A",
-// "น่าจะ D มั้ง") is a 1 when nothing else is recognised, or when the learner
-// says they are unsure.
+// gives them (issue 12): a short answer about the domain that says nothing
+// wrong is vague, a 1; one about something else, or a bare letter, is a 0;
+// and the key picked with a hedge ("Maybe C?", "Chyba A", "น่าจะ D มั้ง") is a
+// 1 when nothing else is recognised, or when the learner says they are unsure.
+
+// domainWords are the words of the domain itself, in every question: a text
+// that uses one is about tool failure rather than about coffee machines. Only
+// words that learners use when they mean the domain are listed ("dostawca" is
+// a vendor but also a supplier; "odpowiedź" is also "the answer is B"), and
+// no Vietnamese word that typed without diacritics is another everyday word
+// ("nhánh", a branch, is "nhanh", fast; "dừng", stop, is "dung", use).
+var domainWords = map[examsim.Lang][]string{
+	examsim.English: {"tool*", "agent*", "subagent*", "coordinator*", "error*", "result*", "retr*", "escalat*",
+		"is_error", "is_retryable", "flag", "flags", "timeout*", "timed_out", "permission*", "rollback*", "rolled_back",
+		"rolling_back", "backoff", "back_off", "model", "query", "queries", "branch*", "vendor*", "mcp", "api", "spec",
+		"transient", "validation", "error_handling", "failure*", "failed", "fails", "the_call"},
+	examsim.Vietnamese: {"lỗi", "kết_quả", "thử_lại", "gọi_lại", "chạy_lại", "gửi_lại", "lặp_lại", "quyền",
+		"xử_lý", "truy_vấn", "phản_hồi", "thất_bại", "báo_lỗi", "thông_báo"},
+	examsim.Polish: {"narzędz*", "agent*", "podagent*", "koordynator*", "błęd*", "błąd*", "wynik*", "ponow*",
+		"eskal*", "uprawnie*", "obsług*", "eksport*", "flag*", "zapytani*", "gałę*", "gałąź", "wywołani*", "niepowodzeni*"},
+	examsim.Thai: {"ผลลัพธ์", "ข้อผิดพลาด", "ผิดพลาด", "ลองใหม่", "เรียกใหม่", "จัดการ", "สิทธิ์", "ล้มเหลว",
+		"โมเดล", "คำค้น", "เอเจนต์"},
+}
 
 // hedgeWords, standing next to an option letter, pick it unsure of it:
 // "Maybe C", "D I guess", "Chắc là A", "Chyba B", "น่าจะ A".
@@ -26,7 +46,7 @@ var doubtWords = map[examsim.Lang][]string{
 	examsim.Thai: {"ไม่แน่ใจ", "ลังเล", "ไม่ค่อยรู้", "ไม่เข้าใจ", "ไม่รู้", "หรือเปล่า", "สงสัย"},
 }
 
-var hedgeTerms, doubtTerms = withEnglish(hedgeWords), withEnglish(doubtWords)
+var domainTerms, hedgeTerms, doubtTerms = withEnglish(domainWords), withEnglish(hedgeWords), withEnglish(doubtWords)
 
 func init() {
 	// "chắc chắn" is "certainly", the opposite of a hedge.
@@ -56,6 +76,17 @@ func withEnglish(words map[examsim.Lang][]string) map[examsim.Lang][]term {
 // hedgeReach is how far a hedge may stand from the letter it hedges:
 // "I'm fairly sure it's D", "ค่อนข้างมั่นใจว่า D".
 const hedgeReach = 3 * wordUnits
+
+// mentionsDomain reports whether the text uses a word of the domain in the
+// learner's own words: a quoted payload is not talk about it.
+func (x *textIndex) mentionsDomain(lang examsim.Lang) bool {
+	for _, s := range spans(domainTerms[lang], x) {
+		if !x.toks[s.first].quoted {
+			return true
+		}
+	}
+	return false
+}
 
 // hedge reports whether the text picks the answer's letter with a hedge next
 // to it, and whether it says anywhere that the learner is unsure.
@@ -95,6 +126,14 @@ func (x *textIndex) namesLetter(letter string) bool {
 		}
 	}
 	return false
+}
+
+// opensWithLetter reports whether the text's first word is an option's
+// letter: an answer that picks an option and argues for it is a claim, not a
+// vague remark, and a reason with nothing of the key idea in it is not the
+// key idea (train split: all four such answers about the domain were 0).
+func (x *textIndex) opensWithLetter() bool {
+	return len(x.toks) > 0 && x.isLetter(0)
 }
 
 // isLetter reports whether token i is a capital A to D standing alone: an
