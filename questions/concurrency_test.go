@@ -25,11 +25,15 @@ func brokenBank(t *testing.T, n int) fstest.MapFS {
 	}
 	breaks := []func(dir string){
 		func(dir string) { delete(fsys, path.Join(dir, "th.md")) },
-		func(dir string) { replaceIn(fsys, path.Join(dir, "question.yaml"), "difficulty: ", "difficulty: brutal-") },
+		func(dir string) {
+			replaceIn(fsys, path.Join(dir, "question.yaml"), "difficulty: ", "difficulty: brutal-")
+		},
 		func(dir string) { replaceIn(fsys, path.Join(dir, "vi.md"), "title: ", "title: [unclosed ") },
 		func(dir string) { replaceIn(fsys, path.Join(dir, "pl.md"), "rubric:\n", "colour: blue\nrubric:\n") },
 		func(dir string) { replaceIn(fsys, path.Join(dir, "en.md"), "## B\n", "## Q\n") },
-		func(dir string) { replaceIn(fsys, path.Join(dir, "th.md"), "patterns:\n", "patterns:\n        - \"{neg} {!neg} x\"\n") },
+		func(dir string) {
+			replaceIn(fsys, path.Join(dir, "th.md"), "patterns:\n", "patterns:\n        - \"{neg} {!neg} x\"\n")
+		},
 		func(dir string) { replaceIn(fsys, path.Join(dir, "question.yaml"), "answer: ", "answer: Z") },
 		func(dir string) { fsys[path.Join(dir, "fr.md")] = &fstest.MapFile{Data: []byte("x")} },
 		func(dir string) { replaceIn(fsys, path.Join(dir, "en.md"), "\n>", "\n\x00>") },
