@@ -22,7 +22,7 @@ func parsePlainYAML(data []byte) *yaml.Node {
 	}
 	text := string(data)
 	p := &plainParser{lines: strings.Split(text, "\n")}
-	p.nodes = make([]yaml.Node, 0, 3*len(p.lines)+strings.Count(text, ",")+2)
+	p.nodes = make([]yaml.Node, 0, 2*len(p.lines)+2) // most lines are a key and its value
 	if !p.skipBlank() || indentOf(p.lines[p.i]) != 0 {
 		return nil // empty, or indented at the top: yaml.v3 decides
 	}
@@ -68,7 +68,7 @@ type plainParser struct {
 // block of nodes so that a file costs a few allocations, not one a node.
 func (p *plainParser) node(kind yaml.Kind, tag, value string, line, col int) *yaml.Node {
 	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]yaml.Node, 0, 64)
+		p.nodes = make([]yaml.Node, 0, 32)
 	}
 	p.nodes = append(p.nodes, yaml.Node{Kind: kind, Tag: tag, Value: value,
 		Line: line + 1, Column: utf8.RuneCountInString(p.lines[line][:col]) + 1})
@@ -277,7 +277,11 @@ func plainScalar(s string) bool {
 // yaml.v3.
 func unquote(s string) (string, bool) {
 	q := s[0]
+	if len(s) > 1 && s[len(s)-1] == q && !strings.ContainsRune(s[1:len(s)-1], rune(q)) && (q == '\'' || !strings.Contains(s, `\`)) {
+		return strings.Clone(s[1 : len(s)-1]), true // nothing to unescape
+	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for i := 1; i < len(s); i++ {
 		c := s[i]
 		switch {

@@ -146,3 +146,29 @@ func FuzzPlainYAML(f *testing.F) {
 		checkPlainYAML(t, "fuzzed", data)
 	})
 }
+
+// TestFrontMatterIsTheLinesBetweenTheMarkers checks the front matter that
+// splitFrontMatter slices out of a file against the lines it stands for.
+func TestFrontMatterIsTheLinesBetweenTheMarkers(t *testing.T) {
+	for _, s := range []string{
+		"---\n---\nbody\n", "---\na: b\n---\n", "---\na: b\nc: d\n---\nbody\n", "--- \na: b\n ---\nbody",
+		"\ufeff---\na: b\n---\nbody\n", "---\r\na: b\r\nc: d\r\n---\r\nbody\r\n", "---\n\n\n---\n",
+	} {
+		var problems Problems
+		md, ok := splitFrontMatter(&file{path: "x.md", problems: &problems}, []byte(s))
+		if !ok {
+			t.Fatalf("%q: %s", s, problems.Error())
+		}
+		lines := strings.Split(strings.ReplaceAll(strings.TrimPrefix(s, "\ufeff"), "\r\n", "\n"), "\n")
+		var want []string
+		for _, ln := range lines[1:] {
+			if strings.TrimSpace(ln) == "---" {
+				break
+			}
+			want = append(want, ln)
+		}
+		if got := string(md.frontMatter); got != strings.Join(want, "\n") {
+			t.Errorf("%q: front matter %q, want %q", s, got, strings.Join(want, "\n"))
+		}
+	}
+}
