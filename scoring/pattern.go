@@ -112,12 +112,10 @@ func (r *Rubric) compileAll() {
 }
 
 // compilePattern parses a pattern into its slots; with keep false it only
-// checks the syntax, builds no slots and allocates nothing but the result
-// (a bank's load checks thousands of patterns).
+// checks the syntax, and the slots hold zero terms.
 func compilePattern(src string, keep bool) (*Pattern, error) {
 	p := &Pattern{src: src, window: DefaultWindow * wordUnits}
-	slots := 0
-	for field := range strings.FieldsSeq(src) {
+	for _, field := range strings.Fields(src) {
 		switch {
 		case field == "{neg}" || field == "{!neg}":
 			if p.polarity != anyPolarity {
@@ -136,16 +134,12 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 		case strings.HasPrefix(field, "{"):
 			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
 		default:
-			slots++
 			var slot []term
 			synonyms := false
-			for alt := range strings.SplitSeq(field, "|") {
+			for _, alt := range strings.Split(field, "|") {
 				t, err := parseTerm(alt, keep)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
-				}
-				if !keep {
-					continue
 				}
 				slot = append(slot, t)
 				synonyms = synonyms || isEscalate(&t)
@@ -153,12 +147,10 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 			if synonyms {
 				slot = append(slot, escalateSynonyms...)
 			}
-			if keep {
-				p.slots = append(p.slots, slot)
-			}
+			p.slots = append(p.slots, slot)
 		}
 	}
-	if slots == 0 {
+	if len(p.slots) == 0 {
 		return nil, fmt.Errorf("pattern %q has no words to match", src)
 	}
 	return p, nil
