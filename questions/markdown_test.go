@@ -89,7 +89,7 @@ func TestPlainParagraphsRenderAsGoldmark(t *testing.T) {
 		}
 	}
 	for _, src := range []string{
-		"*a*", "a *b*", "a `b`", "a [b](c)", "a <b>", "a &amp; b", "a\\b", "a ~~b~~", "| a | b |\n|---|---|",
+		"*a*", "a *b*", "a ``b``", "`0``0`", "a `b", "a ` b `", "a `b\nc`", "a ` `", "a ``", "a [b](c)", "a <b>", "a &amp; b", "a\\b", "a ~~b~~", "| a | b |\n|---|---|",
 		"# a", "- a", "1. a", "> a", "    a", " a", "a  \nb", "a \nb", "```\na\n```", "a\n===", "a\n---", "a\tb",
 		"a {#b}", "a!", "<p>", "a\x00b", "a_b", "1,200 kg",
 	} {
@@ -107,6 +107,8 @@ var plainParagraphCases = []string{
 	"Tiếng Việt có dấu: thử lại.", "ระบบตอบว่าไม่พบข้อมูล", "Zażółć gęślą jaźń — “cudzysłów” «x».",
 	"(a parenthesis) and 'single quotes'", "\"Pallet weight 1,200 kg exceeds the limit.\nSplit the load.\"",
 	"a\n   \nb", "Ends with a colon:", "https://example.org/a?b=c#d",
+	"a `b`", "Set `isError: true` and `a<b & \"c\" > d`.", "`code` first\nand `more` `twice`",
+	"a `*not emphasis*` b `[x](y)` `\\` `<script>`", "Thai `ไม่พบ` และ `x`",
 }
 
 // FuzzPlainParagraphs: whatever the text, the plain renderer renders it as
