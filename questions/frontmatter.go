@@ -45,18 +45,31 @@ func splitFrontMatter(f *file, data []byte) (*markdownFile, bool) {
 		f.addf(1, "the file must start with a --- line that opens the front matter")
 		return nil, false
 	}
+	end := len(lines[0]) + 1 // the byte after line i-1
 	for i := 1; i < len(lines); i++ {
 		if strings.TrimSpace(lines[i]) == "---" {
+			start := len(lines[0]) + 1
 			return &markdownFile{
-				frontMatter: []byte(strings.Join(lines[1:i], "\n")),
+				frontMatter: frontMatterBytes(data, text, start, max(start, end-1)), // lines 1 to i-1
 				fmLine:      2,
 				body:        lines[i+1:],
 				bodyLine:    i + 2,
 			}, true
 		}
+		end += len(lines[i]) + 1
 	}
 	f.addf(1, "the front matter opened on line 1 is never closed: add a --- line after it")
 	return nil, false
+}
+
+// frontMatterBytes returns text[start:stop] as bytes: the same bytes of
+// data when text is data unchanged (no byte order mark or \r\n), which
+// spares two copies of every file's front matter.
+func frontMatterBytes(data []byte, text string, start, stop int) []byte {
+	if len(text) == len(data) {
+		return data[start:stop:stop]
+	}
+	return []byte(text[start:stop])
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
@@ -64,17 +77,21 @@ var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 // decodeYAML decodes strictly into v, reporting unknown fields and type
 // errors at their lines, and returns the node tree for line look-ups. The
 // text is parsed once: v is decoded from the node tree, and unknown fields
-// are found by walking it (parsing is most of the cost of loading a bank).
+// are found by walking it (parsing is most of the cost of loading a bank,
+// so plain YAML takes parsePlainYAML and the rest yaml.v3).
 func decodeYAML(f *file, data []byte, firstLine int, v any) (*yaml.Node, bool) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		reportYAMLSyntax(f, data, firstLine, err)
-		return nil, false
+	root := parsePlainYAML(data)
+	if root == nil {
+		root = &yaml.Node{}
+		if err := yaml.Unmarshal(data, root); err != nil {
+			reportYAMLSyntax(f, data, firstLine, err)
+			return nil, false
+		}
 	}
 	if root.Kind == 0 { // empty front matter
-		return &root, true
+		return root, true
 	}
-	unknown := unknownFields(&root, reflect.TypeOf(v), nil)
+	unknown := unknownFields(root, reflect.TypeOf(v), nil)
 	err := root.Decode(v)
 	var typeErr *yaml.TypeError
 	switch {
@@ -88,7 +105,7 @@ func decodeYAML(f *file, data []byte, firstLine int, v any) (*yaml.Node, bool) {
 		reportYAMLError(f, &yaml.TypeError{Errors: unknown}, firstLine)
 		return nil, false
 	}
-	return &root, true
+	return root, true
 }
 
 // unknownFields lists the mapping keys under n that type t has no field for,
