@@ -112,10 +112,12 @@ func (r *Rubric) compileAll() {
 }
 
 // compilePattern parses a pattern into its slots; with keep false it only
-// checks the syntax, and the slots hold zero terms.
+// checks the syntax, builds no slots and allocates nothing but the result
+// (a bank's load checks thousands of patterns).
 func compilePattern(src string, keep bool) (*Pattern, error) {
 	p := &Pattern{src: src, window: DefaultWindow * wordUnits}
-	for _, field := range strings.Fields(src) {
+	slots := 0
+	for field := range strings.FieldsSeq(src) {
 		switch {
 		case field == "{neg}" || field == "{!neg}":
 			if p.polarity != anyPolarity {
@@ -134,18 +136,24 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 		case strings.HasPrefix(field, "{"):
 			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
 		default:
+			slots++
 			var slot []term
-			for _, alt := range strings.Split(field, "|") {
+			for alt := range strings.SplitSeq(field, "|") {
 				t, err := parseTerm(alt, keep)
 				if err != nil {
 					return nil, fmt.Errorf("pattern %q: %v", src, err)
 				}
+				if !keep {
+					continue
+				}
 				slot = append(slot, t)
 			}
-			p.slots = append(p.slots, slot)
+			if keep {
+				p.slots = append(p.slots, slot)
+			}
 		}
 	}
-	if len(p.slots) == 0 {
+	if slots == 0 {
 		return nil, fmt.Errorf("pattern %q has no words to match", src)
 	}
 	if keep {
