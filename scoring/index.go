@@ -44,6 +44,10 @@ type textIndex struct {
 	rejects, reversed, contradicted int
 	// thaiWord[r-0x0E00] is 1 + the index into words of Thai character r.
 	thaiWord [0x80]int32
+	// In a Polish text, lemmaPairs holds lemma id << 32 | word index for each
+	// lemma of each word, sorted (see lemma.go).
+	lemmaPairs []uint64
+	lemmatized bool
 }
 
 type distinctWord struct {
@@ -52,8 +56,8 @@ type distinctWord struct {
 }
 
 type wordKey struct {
-	norm          string
-	prefix, exact bool
+	norm                 string
+	prefix, exact, lemma bool
 }
 
 type matchSet struct {
@@ -113,6 +117,7 @@ func (x *textIndex) release() {
 	x.gen++
 	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
 	x.rejects, x.reversed, x.contradicted, x.skipNen = 0, 0, 0, nil
+	x.lemmaPairs, x.lemmatized = x.lemmaPairs[:0], false
 	indexPool.Put(x)
 }
 
@@ -161,6 +166,9 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 				hit[w], found = true, found+1
 			}
 		}
+	}
+	if want.lem != nil && x.lemmatized {
+		found += x.lemmaHits(want.lem, hit)
 	}
 	i := len(x.sets)
 	if i < cap(x.sets) {

@@ -31,6 +31,7 @@ type token struct {
 	common bool // an everyday word, never read as a typo of another (see commonWords)
 	// start and end are byte offsets of the word in the text given to tokenize.
 	start, end int
+	lem        *lemmaQuery // a Polish pattern word's lemmas (see lemma.go); nil in texts
 }
 
 func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
