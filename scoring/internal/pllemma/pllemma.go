@@ -30,6 +30,7 @@ type Table struct {
 	ids        []uint32
 	slots      []uint32 // open addressing by hash of the form: 1 + form index, 0 empty
 	slotsShift uint
+	slotsMask  uint32
 }
 
 var (
@@ -55,8 +56,7 @@ func (t *Table) Lemmas(fold string) []uint32 {
 	if len(fold) == 0 {
 		return nil
 	}
-	mask := uint32(len(t.slots) - 1)
-	for i := hash(fold) >> t.slotsShift; ; i = (i + 1) & mask {
+	for i := hash(fold) >> t.slotsShift; ; i = (i + 1) & t.slotsMask {
 		s := t.slots[i]
 		if s == 0 {
 			return nil
@@ -71,9 +71,9 @@ func (t *Table) Lemmas(fold string) []uint32 {
 // lemma ids follow the order of the folded lemmas.
 func (t *Table) PrefixRange(prefix string) (lo, hi uint32) {
 	n := len(t.lemmaEnd)
-	l := sortSearch(n, func(i int) bool { return t.Lemma(uint32(i)) >= prefix }) // #nosec G115 -- i < n, the table's lemma count
-	h := l + sortSearch(n-l, func(i int) bool { return !strings.HasPrefix(t.Lemma(uint32(l+i)), prefix) })
-	return uint32(l), uint32(h) // #nosec G115 -- at most the lemma count, far below 2^32
+	l := sortSearch(n, func(i int) bool { return t.Lemma(uint32(i)) >= prefix })                           // #nosec G115 -- i < n, the table's lemma count
+	h := l + sortSearch(n-l, func(i int) bool { return !strings.HasPrefix(t.Lemma(uint32(l+i)), prefix) }) // #nosec G115 -- l+i < n
+	return uint32(l), uint32(h)                                                                            // #nosec G115 -- at most the lemma count, far below 2^32
 }
 
 // Lemma returns the folded lemma with the given id.
@@ -195,12 +195,11 @@ func parse(gz []byte) (*Table, error) {
 	for 1<<bits < 2*len(t.formEnd) {
 		bits++
 	}
-	t.slots, t.slotsShift = make([]uint32, 1<<bits), 32-bits
-	mask := uint32(len(t.slots) - 1)
+	t.slots, t.slotsShift, t.slotsMask = make([]uint32, 1<<bits), 32-bits, 1<<bits-1
 	for f := range t.formEnd {
 		i := hash(t.form(uint32(f))) >> t.slotsShift // #nosec G115 -- f < the form count
 		for t.slots[i] != 0 {
-			i = (i + 1) & mask
+			i = (i + 1) & t.slotsMask
 		}
 		t.slots[i] = uint32(f) + 1 // #nosec G115 -- f < the form count
 	}
