@@ -6,11 +6,11 @@
 package pllemma
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -19,13 +19,15 @@ import (
 //go:embed pl-lemmas.txt.gz
 var tableGz []byte
 
-// Table is the loaded form→lemma table. It holds no pointers into the heap
-// beyond its few slices, so it costs the garbage collector nothing to keep.
+// Table is the loaded form→lemma table. It is a few flat slices, so the
+// garbage collector has next to nothing to scan in it.
 type Table struct {
-	lemmaBlob  string   // the folded lemmas, in order, concatenated
-	lemmaEnd   []uint32 // lemma i is lemmaBlob[lemmaEnd[i-1]:lemmaEnd[i]]
-	formBlob   string   // the folded forms, concatenated
-	formEnd    []uint32 // form i is formBlob[formEnd[i-1]:formEnd[i]]
+	text       string   // the decompressed file: lemmas are slices of it
+	lemmaStart []uint32 // lemma i is text[lemmaStart[i]:lemmaEnd[i]]
+	lemmaEnd   []uint32
+	forms      []byte   // the folded forms, each written out once
+	formStart  []uint32 // form i is forms[formStart[i]:formEnd[i]]
+	formEnd    []uint32
 	lemmasEnd  []uint32 // form i's lemma ids are ids[lemmasEnd[i-1]:lemmasEnd[i]]
 	ids        []uint32
 	slots      []uint32 // open addressing by hash of the form: 1 + form index, 0 empty
@@ -61,7 +63,7 @@ func (t *Table) Lemmas(fold string) []uint32 {
 		if s == 0 {
 			return nil
 		}
-		if f := s - 1; t.form(f) == fold {
+		if f := s - 1; string(t.form(f)) == fold {
 			return t.ids[t.start(t.lemmasEnd, f):t.lemmasEnd[f]]
 		}
 	}
@@ -70,7 +72,7 @@ func (t *Table) Lemmas(fold string) []uint32 {
 // PrefixRange returns the ids [lo, hi) of the lemmas that start with prefix:
 // lemma ids follow the order of the folded lemmas.
 func (t *Table) PrefixRange(prefix string) (lo, hi uint32) {
-	n := len(t.lemmaEnd)
+	n := len(t.lemmaStart)
 	l := sortSearch(n, func(i int) bool { return t.Lemma(uint32(i)) >= prefix })                           // #nosec G115 -- i < n, the table's lemma count
 	h := l + sortSearch(n-l, func(i int) bool { return !strings.HasPrefix(t.Lemma(uint32(l+i)), prefix) }) // #nosec G115 -- l+i < n
 	return uint32(l), uint32(h)                                                                            // #nosec G115 -- at most the lemma count, far below 2^32
@@ -78,14 +80,14 @@ func (t *Table) PrefixRange(prefix string) (lo, hi uint32) {
 
 // Lemma returns the folded lemma with the given id.
 func (t *Table) Lemma(id uint32) string {
-	return t.lemmaBlob[t.start(t.lemmaEnd, id):t.lemmaEnd[id]]
+	return t.text[t.lemmaStart[id]:t.lemmaEnd[id]]
 }
 
 // NumLemmas and NumForms say how big the table is.
-func (t *Table) NumLemmas() int { return len(t.lemmaEnd) }
+func (t *Table) NumLemmas() int { return len(t.lemmaStart) }
 func (t *Table) NumForms() int  { return len(t.formEnd) }
 
-func (t *Table) form(i uint32) string { return t.formBlob[t.start(t.formEnd, i):t.formEnd[i]] }
+func (t *Table) form(i uint32) []byte { return t.forms[t.formStart[i]:t.formEnd[i]] }
 
 func (t *Table) start(ends []uint32, i uint32) uint32 {
 	if i == 0 {
@@ -108,7 +110,7 @@ func sortSearch(n int, f func(int) bool) int {
 }
 
 // hash is FNV-1a: words are short, and the table is built once.
-func hash(s string) uint32 {
+func hash[S string | []byte](s S) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(s); i++ {
 		h ^= uint32(s[i])
@@ -120,88 +122,109 @@ func hash(s string) uint32 {
 // parse reads the gzipped table: after '#' comment lines, one line per
 // lemma in order, "lemma<TAB>forms" with the forms separated by spaces, each
 // written as the count of leading letters it shares with the form before it
-// (the lemma, for the first) followed by its other letters.
+// (the lemma, for the first) followed by its other letters. It runs once per
+// process, on the first Polish score, so it allocates a few flat slices
+// rather than a string per form.
 func parse(gz []byte) (*Table, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, err
 	}
-	type pair struct {
-		form  string
-		lemma uint32
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
 	}
-	var pairs []pair
-	var lemmaBlob strings.Builder
-	t := &Table{}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line, prevLemma := 0, ""
-	for sc.Scan() {
+	t := &Table{text: string(raw)}
+	// Each (form, lemma) pair, in file order: the form's place in t.forms
+	// and its lemma. Sized up front: the slices would otherwise be copied
+	// as they grow, several times over.
+	n := strings.Count(t.text, " ") + strings.Count(t.text, "\t")
+	pairStart, pairEnd, pairLemma := make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+	t.forms = make([]byte, 0, 2*len(raw))
+	t.formStart, t.formEnd, t.ids = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+	head := make([]uint32, 0, n)
+	prevLemma := ""
+	for line, pos := 0, 0; pos < len(t.text); {
 		line++
-		text := sc.Text()
-		if strings.HasPrefix(text, "#") {
+		text, _, _ := strings.Cut(t.text[pos:], "\n")
+		lineStart := pos
+		pos += len(text) + 1
+		if text == "" || text[0] == '#' {
 			continue
 		}
-		lemma, forms, ok := strings.Cut(text, "\t")
-		if !ok || lemma == "" || forms == "" {
+		tab := strings.IndexByte(text, '\t')
+		if tab <= 0 || tab == len(text)-1 {
 			return nil, fmt.Errorf("line %d: want lemma, a tab and its forms", line)
 		}
+		lemma := text[:tab]
 		if lemma <= prevLemma {
 			return nil, fmt.Errorf("line %d: lemma %q is out of order", line, lemma)
 		}
 		prevLemma = lemma
-		id := uint32(len(t.lemmaEnd)) // #nosec G115 -- a few thousand lemmas
-		lemmaBlob.WriteString(lemma)
-		t.lemmaEnd = append(t.lemmaEnd, uint32(lemmaBlob.Len())) // #nosec G115 -- well under 4 GB
-		prev := lemma
-		for _, enc := range strings.Fields(forms) {
-			n := int(enc[0] - '0')
-			if n < 0 || n > 9 || n > len(prev) {
-				return nil, fmt.Errorf("line %d: form %q does not start with a shared-letter count of at most %d", line, enc, min(9, len(prev)))
+		id := uint32(len(t.lemmaStart)) // #nosec G115 -- a few thousand lemmas
+		off := uint32(lineStart)        // #nosec G115 -- the file is well under 4 GB
+		t.lemmaStart = append(t.lemmaStart, off)
+		t.lemmaEnd = append(t.lemmaEnd, off+uint32(tab)) // #nosec G115 -- tab < len(text)
+		prevFrom, prevLen := -1, len(lemma)              // the form before: -1 for the lemma, else its place in t.forms
+		for rest := text[tab+1:]; rest != ""; {
+			var enc string
+			enc, rest, _ = strings.Cut(rest, " ")
+			if enc == "" {
+				continue
 			}
-			f := prev[:n] + enc[1:]
-			pairs = append(pairs, pair{f, id})
-			prev = f
+			n := int(enc[0] - '0')
+			if n < 0 || n > 9 || n > prevLen {
+				return nil, fmt.Errorf("line %d: form %q does not start with a shared-letter count of at most %d", line, enc, min(9, prevLen))
+			}
+			start := len(t.forms)
+			if prevFrom < 0 {
+				t.forms = append(t.forms, lemma[:n]...)
+			} else {
+				t.forms = append(t.forms, t.forms[prevFrom:prevFrom+n]...)
+			}
+			t.forms = append(t.forms, enc[1:]...)
+			prevFrom, prevLen = start, len(t.forms)-start
+			pairStart = append(pairStart, uint32(start))    // #nosec G115 -- well under 4 GB
+			pairEnd = append(pairEnd, uint32(len(t.forms))) // #nosec G115 -- well under 4 GB
+			pairLemma = append(pairLemma, id)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(pairs) == 0 {
+	if len(pairStart) == 0 {
 		return nil, fmt.Errorf("no forms")
 	}
-	t.lemmaBlob = lemmaBlob.String()
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if c := strings.Compare(a.form, b.form); c != 0 {
-			return c
-		}
-		return int(a.lemma) - int(b.lemma)
-	})
-	var formBlob strings.Builder
-	for i, p := range pairs {
-		if i == 0 || p.form != pairs[i-1].form {
-			formBlob.WriteString(p.form)
-			t.formEnd = append(t.formEnd, uint32(formBlob.Len())) // #nosec G115 -- well under 4 GB
-			t.lemmasEnd = append(t.lemmasEnd, uint32(len(t.ids))) // #nosec G115 -- well under 2^32
-		}
-		if i == 0 || p != pairs[i-1] {
-			t.ids = append(t.ids, p.lemma)
-			t.lemmasEnd[len(t.lemmasEnd)-1] = uint32(len(t.ids)) // #nosec G115 -- well under 2^32
-		}
-	}
-	t.formBlob = formBlob.String()
 	// At most half full, so a miss ends after a probe or two.
 	bits := uint(1)
-	for 1<<bits < 2*len(t.formEnd) {
+	for 1<<bits < 2*len(pairStart) {
 		bits++
 	}
 	t.slots, t.slotsShift, t.slotsMask = make([]uint32, 1<<bits), 32-bits, 1<<bits-1
-	for f := range t.formEnd {
-		i := hash(t.form(uint32(f))) >> t.slotsShift // #nosec G115 -- f < the form count
-		for t.slots[i] != 0 {
+	// Each distinct form once, with a chain through its pairs: head is the
+	// form's last pair + 1, next each pair's previous one + 1.
+	next := make([]uint32, len(pairStart))
+	for p := range pairStart {
+		form := t.forms[pairStart[p]:pairEnd[p]]
+		i := hash(form) >> t.slotsShift
+		for t.slots[i] != 0 && !bytes.Equal(t.form(t.slots[i]-1), form) {
 			i = (i + 1) & t.slotsMask
 		}
-		t.slots[i] = uint32(f) + 1 // #nosec G115 -- f < the form count
+		if t.slots[i] == 0 {
+			t.slots[i] = uint32(len(t.formStart)) + 1 // #nosec G115 -- fewer forms than pairs
+			t.formStart, t.formEnd = append(t.formStart, pairStart[p]), append(t.formEnd, pairEnd[p])
+			head = append(head, 0)
+		}
+		f := t.slots[i] - 1
+		next[p], head[f] = head[f], uint32(p)+1 // #nosec G115 -- well under 2^32 pairs
+	}
+	t.lemmasEnd = make([]uint32, len(head))
+	for f, h := range head {
+		from := len(t.ids)
+		for p := h; p != 0; p = next[p-1] {
+			if id := pairLemma[p-1]; !slices.Contains(t.ids[from:], id) {
+				t.ids = append(t.ids, id)
+			}
+		}
+		slices.Sort(t.ids[from:])
+		t.lemmasEnd[f] = uint32(len(t.ids)) // #nosec G115 -- well under 2^32
 	}
 	return t, nil
 }
