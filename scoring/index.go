@@ -134,6 +134,9 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 	if x.genOf[id] == x.gen+1 {
 		return &x.sets[x.setOf[id]]
 	}
+	if want.lem != nil && x.lemmatized {
+		return x.lookupLemmas(id, want, prefix, exact)
+	}
 	hit, found := x.hit, 0
 	if prefix {
 		lo := sort.Search(len(x.sorted), func(i int) bool { return x.tokOf(x.sorted[i]).fold >= want.fold })
@@ -167,9 +170,15 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 			}
 		}
 	}
-	if want.lem != nil && x.lemmatized {
-		found += x.lemmaHits(want.lem, hit)
+	m := x.newSet(id)
+	if found > 0 {
+		x.addHits(m, hit)
 	}
+	return m
+}
+
+// newSet starts the empty answer for pattern word id, reusing pooled memory.
+func (x *textIndex) newSet(id int32) *matchSet {
 	i := len(x.sets)
 	if i < cap(x.sets) {
 		x.sets = x.sets[:i+1]
@@ -177,18 +186,20 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 	} else {
 		x.sets = append(x.sets, matchSet{})
 	}
-	m := &x.sets[i]
-	if found > 0 {
-		for w, ok := range hit {
-			if ok {
-				m.at = append(m.at, x.words[w].at...)
-				hit[w] = false
-			}
-		}
-		sort.Ints(m.at)
-	}
 	x.genOf[id], x.setOf[id] = x.gen+1, int32(i) // #nosec G115 -- i indexes a set of an explanation's words, capped by MaxExplanation
-	return m
+	return &x.sets[i]
+}
+
+// addHits adds the tokens of the words marked in hit to m, in order, and
+// clears hit.
+func (x *textIndex) addHits(m *matchSet, hit []bool) {
+	for w, ok := range hit {
+		if ok {
+			m.at = append(m.at, x.words[w].at...)
+			hit[w] = false
+		}
+	}
+	sort.Ints(m.at)
 }
 
 // indices returns the indices of the tokens that want matches.

@@ -17,6 +17,9 @@ import (
 type lemmaQuery struct {
 	ids    []uint32 // the lemmas the word is a form of
 	lo, hi uint32   // a prefix's: the lemmas that start with it
+	// plain numbers the word as written, without lemmas: misconceptions
+	// look it up too, so its answer is often there already.
+	plain int32
 }
 
 // minLemmaPrefix is the shortest prefix matched by the lemmas it starts.
@@ -48,6 +51,7 @@ func addLemmas(slots [][]term) {
 					q.ids = wordLemmas(tbl, tk.fold)
 				}
 				if len(q.ids) > 0 || q.lo < q.hi {
+					q.plain = wordID(wordKey{tk.norm, t.prefix && k == len(t.toks)-1, t.exact, false})
 					tk.lem, changed = &q, true
 				}
 			}
@@ -87,6 +91,21 @@ func (x *textIndex) lemmatize(lang examsim.Lang) {
 	}
 	slices.Sort(pairs)
 	x.lemmaPairs, x.lemmatized = pairs, true
+}
+
+// lookupLemmas answers lookup for a Polish pattern word in a Polish text:
+// the word as written, and the words that share one of its lemmas.
+func (x *textIndex) lookupLemmas(id int32, want *token, prefix, exact bool) *matchSet {
+	plain := *want
+	plain.lem = nil
+	written := x.lookup(want.lem.plain, &plain, prefix, exact).at // before newSet, which may move x.sets
+	m := x.newSet(id)
+	m.at = append(m.at, written...)
+	if x.lemmaHits(want.lem, x.hit) > 0 {
+		x.addHits(m, x.hit)
+		m.at = slices.Compact(m.at) // a word both written so and of the lemma
+	}
+	return m
 }
 
 // lemmaHits marks in hit the text's words that q matches by lemma and
