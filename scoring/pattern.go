@@ -108,8 +108,8 @@ func (p *Pattern) compiledFor(lemmas bool) *Pattern {
 
 // compileAll compiles the rubric's patterns before they are read. Polish
 // concepts match by lemma; misconceptions match as written, as a
-// misconception found by a looser reading is the worst mistake to make
-// (train split: "czego próbowano" read as "keep trying").
+// misconception found by a looser reading is the worst mistake to make (a
+// keyed option's "czego próbowano", what was tried, read as "keep trying").
 func (r *Rubric) compileAll() {
 	for i := range r.Concepts {
 		for _, p := range r.Concepts[i].Patterns {
