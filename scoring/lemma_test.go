@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -116,5 +117,21 @@ func TestPolishLemmasScoreAlikeWhenFirstUsedConcurrently(t *testing.T) {
 		if diff := cmp.Diff(want, got[i]); diff != "" {
 			t.Errorf("concurrent score %d differs (-serial +concurrent):\n%s", i, diff)
 		}
+	}
+}
+
+// BenchmarkLemmatize is what noting the lemmas of a 500-character Polish
+// explanation adds to scoring it (BenchmarkScore/pl).
+func BenchmarkLemmatize(b *testing.B) {
+	text := strings.Repeat("Narzędzie połączyło się z bazą i zapytanie wykonało się poprawnie, po prostu nie znalazło klienta z tym adresem, więc pusta tablica to prawidłowy pusty wynik, a nie błąd dostępu. ", 3)[:500]
+	x := indexText(text)
+	defer x.release()
+	x.lemmatize(examsim.Polish)
+	if len(x.lemmaPairs) == 0 {
+		b.Fatal("no word of the text has a lemma")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		x.lemmatize(examsim.Polish)
 	}
 }
