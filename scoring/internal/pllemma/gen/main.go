@@ -67,7 +67,7 @@ func main() {
 	// Pass 1: which folded forms have a closed-class reading (those get no
 	// lemma at all), and which lemmas the domain's words are forms of.
 	closed := map[string]bool{}
-	selected := map[string]bool{}
+	readings := map[string]map[string]bool{} // domain word → its lemmas
 	scan(func(form, lemma string, open bool) {
 		f := fold(form)
 		if !open {
@@ -75,12 +75,25 @@ func main() {
 			return
 		}
 		if domain[f] {
-			selected[lemma] = true
+			if readings[f] == nil {
+				readings[f] = map[string]bool{}
+			}
+			readings[f][lemma] = true
 		}
 	})
-	for f := range domain {
+	// A lemma is selected when the text attests it: a word that is its base
+	// form or a form of it alone. A word's other readings are mostly rare
+	// homographs ("uda" is also the plural of "udo", thigh; "musi" a form of
+	// "music", to force) that would make unrelated words match.
+	selected := map[string]bool{}
+	for f, ls := range readings {
 		if closed[f] {
-			delete(domain, f)
+			continue
+		}
+		for l := range ls {
+			if len(ls) == 1 || fold(l) == f {
+				selected[l] = true
+			}
 		}
 	}
 	// Lemmas a pattern prefix is the start of: "źródł*" names źródło, whose
