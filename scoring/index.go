@@ -48,6 +48,7 @@ type textIndex struct {
 	// lemma of each word, sorted (see lemma.go).
 	lemmaPairs []uint64
 	lemmatized bool
+	lemmaWords []uint32 // scratch for lemmaHits
 }
 
 type distinctWord struct {

@@ -101,17 +101,21 @@ func (x *textIndex) lookupLemmas(id int32, want *token, prefix, exact bool) *mat
 	written := x.lookup(want.lem.plain, &plain, prefix, exact).at // before newSet, which may move x.sets
 	m := x.newSet(id)
 	m.at = append(m.at, written...)
-	if x.lemmaHits(want.lem, x.hit) > 0 {
-		x.addHits(m, x.hit)
+	if words := x.lemmaHits(want.lem); len(words) > 0 {
+		for _, w := range words {
+			m.at = append(m.at, x.words[w].at...)
+			x.hit[w] = false
+		}
+		slices.Sort(m.at)
 		m.at = slices.Compact(m.at) // a word both written so and of the lemma
 	}
 	return m
 }
 
-// lemmaHits marks in hit the text's words that q matches by lemma and
-// returns how many it newly marked.
-func (x *textIndex) lemmaHits(q *lemmaQuery, hit []bool) int {
-	n := 0
+// lemmaHits returns the text's words that q matches by lemma, each once,
+// marking them in x.hit (which the caller clears).
+func (x *textIndex) lemmaHits(q *lemmaQuery) []uint32 {
+	hit, words := x.hit, x.lemmaWords[:0]
 	mark := func(lo, hi uint32) {
 		p := x.lemmaPairs
 		i, j := 0, len(p)
@@ -124,7 +128,7 @@ func (x *textIndex) lemmaHits(q *lemmaQuery, hit []bool) int {
 		}
 		for ; i < len(p) && p[i]>>32 < uint64(hi); i++ {
 			if w := uint32(p[i]); !hit[w] { // #nosec G115 -- the low half holds a word index
-				hit[w], n = true, n+1
+				hit[w], words = true, append(words, w)
 			}
 		}
 	}
@@ -134,5 +138,6 @@ func (x *textIndex) lemmaHits(q *lemmaQuery, hit []bool) int {
 	if q.lo < q.hi {
 		mark(q.lo, q.hi)
 	}
-	return n
+	x.lemmaWords = words
+	return words
 }
