@@ -44,6 +44,11 @@ type textIndex struct {
 	rejects, reversed, contradicted int
 	// thaiWord[r-0x0E00] is 1 + the index into words of Thai character r.
 	thaiWord [0x80]int32
+	// In a Polish text, lemmaPairs holds lemma id << 32 | word index for each
+	// lemma of each word, sorted (see lemma.go).
+	lemmaPairs []uint64
+	lemmatized bool
+	lemmaWords []uint32 // scratch for lemmaHits
 }
 
 type distinctWord struct {
@@ -52,8 +57,8 @@ type distinctWord struct {
 }
 
 type wordKey struct {
-	norm          string
-	prefix, exact bool
+	norm                 string
+	prefix, exact, lemma bool
 }
 
 type matchSet struct {
@@ -129,6 +134,7 @@ func (x *textIndex) release() {
 	x.gen++
 	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
 	x.rejects, x.reversed, x.contradicted, x.skipNen = 0, 0, 0, nil
+	x.lemmaPairs, x.lemmatized = x.lemmaPairs[:0], false
 	indexPool.Put(x)
 }
 
@@ -144,6 +150,9 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 	}
 	if x.genOf[id] == x.gen+1 {
 		return &x.sets[x.setOf[id]]
+	}
+	if want.lem != nil && x.lemmatized {
+		return x.lookupLemmas(id, want, prefix, exact)
 	}
 	hit, found := x.hit, 0
 	if prefix {
@@ -178,6 +187,15 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 			}
 		}
 	}
+	m := x.newSet(id)
+	if found > 0 {
+		x.addHits(m, hit)
+	}
+	return m
+}
+
+// newSet starts the empty answer for pattern word id, reusing pooled memory.
+func (x *textIndex) newSet(id int32) *matchSet {
 	i := len(x.sets)
 	if i < cap(x.sets) {
 		x.sets = x.sets[:i+1]
@@ -185,18 +203,20 @@ func (x *textIndex) lookup(id int32, want *token, prefix, exact bool) *matchSet 
 	} else {
 		x.sets = append(x.sets, matchSet{})
 	}
-	m := &x.sets[i]
-	if found > 0 {
-		for w, ok := range hit {
-			if ok {
-				m.at = append(m.at, x.words[w].at...)
-				hit[w] = false
-			}
-		}
-		sort.Ints(m.at)
-	}
 	x.genOf[id], x.setOf[id] = x.gen+1, int32(i) // #nosec G115 -- i indexes a set of an explanation's words, capped by MaxExplanation
-	return m
+	return &x.sets[i]
+}
+
+// addHits adds the tokens of the words marked in hit to m, in order, and
+// clears hit.
+func (x *textIndex) addHits(m *matchSet, hit []bool) {
+	for w, ok := range hit {
+		if ok {
+			m.at = append(m.at, x.words[w].at...)
+			hit[w] = false
+		}
+	}
+	sort.Ints(m.at)
 }
 
 // indices returns the indices of the tokens that want matches.

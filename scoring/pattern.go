@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/examsim/examsim"
 )
 
 // DefaultWindow is how many words a pattern's slots may spread over.
@@ -70,7 +72,7 @@ func (t *term) number() {
 	}
 	t.ids = t.ids[:0]
 	for k := range t.toks {
-		t.ids = append(t.ids, wordID(wordKey{t.toks[k].norm, t.prefix && k == len(t.toks)-1, t.exact}))
+		t.ids = append(t.ids, wordID(wordKey{t.toks[k].norm, t.prefix && k == len(t.toks)-1, t.exact, t.toks[k].lem != nil}))
 	}
 }
 
@@ -89,20 +91,30 @@ func CompilePattern(src string) (*Pattern, error) {
 
 // compiled compiles the pattern once; CompilePattern has checked that it
 // compiles, so the error cannot occur.
-func (p *Pattern) compiled() *Pattern {
+func (p *Pattern) compiled() *Pattern { return p.compiledFor(false) }
+
+// compiledFor compiles the pattern once, its words matching Polish lemmas
+// too when lemmas is set (see lemma.go).
+func (p *Pattern) compiledFor(lemmas bool) *Pattern {
 	p.compile.Do(func() {
 		if c, err := compilePattern(p.src, true); err == nil {
+			if lemmas {
+				addLemmas(c.slots)
+			}
 			p.slots, p.window, p.polarity = c.slots, c.window, c.polarity
 		}
 	})
 	return p
 }
 
-// compileAll compiles the rubric's patterns before they are read.
+// compileAll compiles the rubric's patterns before they are read. Polish
+// concepts match by lemma; misconceptions match as written, as a
+// misconception found by a looser reading is the worst mistake to make (a
+// keyed option's "czego próbowano", what was tried, read as "keep trying").
 func (r *Rubric) compileAll() {
 	for i := range r.Concepts {
 		for _, p := range r.Concepts[i].Patterns {
-			p.compiled()
+			p.compiledFor(r.Lang == examsim.Polish)
 		}
 	}
 	for i := range r.Misconceptions {

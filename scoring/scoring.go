@@ -150,6 +150,7 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 	r.compileAll()
 	x := indexText(text)
 	defer x.release()
+	x.lemmatize(r.Lang)
 	rd := x.read(r.Lang)
 
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}

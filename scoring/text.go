@@ -28,13 +28,15 @@ type token struct {
 	strict bool
 	latin  bool // only ASCII letters and digits once folded: typo tolerance applies
 	thai   bool
-	pos    int  // position in units
-	clause int  // clauses end at commas, colons, dashes and brackets as well as sentence ends
-	sent   int  // sentences end at full stops, ! ? ; and line breaks
 	quoted bool // inside quotation marks: words quoted, not the learner's own claim
 	common bool // an everyday word, never read as a typo of another (see commonWords)
+	// The flags above share one word of memory: a token stays 88 bytes with lem.
+	pos    int // position in units
+	clause int // clauses end at commas, colons, dashes and brackets as well as sentence ends
+	sent   int // sentences end at full stops, ! ? ; and line breaks
 	// start and end are byte offsets of the word in the text given to tokenize.
 	start, end int
+	lem        *lemmaQuery // a Polish pattern word's lemmas (see lemma.go); nil in texts
 }
 
 func isThai(r rune) bool { return r >= 0x0E00 && r <= 0x0E7F }
