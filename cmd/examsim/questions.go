@@ -5,13 +5,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/examsim/examsim/questions"
 )
 
+// loadGCPercent is GOGC while a bank loads (BENCHMARKS.md, start-up).
+const loadGCPercent = 400
+
+// bankLoads serialises loads, so two at once (tests) cannot restore each
+// other's GC setting in the wrong order and leave it raised.
+var bankLoads sync.Mutex
+
 // loadBank loads the bank in dir, or the embedded one when dir is empty.
 func loadBank(dir string) (*questions.Bank, questions.Problems) {
+	// Loading makes garbage several times the bank's size and keeps little;
+	// a fresh process collecting at every doubling of a small heap spends a
+	// third of its start-up in the GC. The heap that stays is the same, and
+	// serve hands the garbage back once it listens (debug.FreeOSMemory).
+	bankLoads.Lock()
+	defer bankLoads.Unlock()
+	defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
 	if dir == "" {
 		fsys, name := questions.Embedded()
 		return questions.Load(fsys, name)
