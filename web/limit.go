@@ -73,10 +73,9 @@ func (l *limiter) refill(b *bucket, now time.Time) {
 	b.at = now
 }
 
-// take spends one of key's tokens, or says how long until there is one.
-func (l *limiter) take(key string, now time.Time) (ok bool, wait time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// bucket returns key's bucket, refilled to now; a new key starts full.
+// The caller holds l.mu.
+func (l *limiter) bucket(key string, now time.Time) *bucket {
 	b := l.buckets[key]
 	if b == nil {
 		l.makeRoom(now)
@@ -84,6 +83,14 @@ func (l *limiter) take(key string, now time.Time) (ok bool, wait time.Duration) 
 		l.buckets[key] = b
 	}
 	l.refill(b, now)
+	return b
+}
+
+// take spends one of key's tokens, or says how long until there is one.
+func (l *limiter) take(key string, now time.Time) (ok bool, wait time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(key, now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
@@ -122,13 +129,7 @@ func (l *limiter) allows(key string, now time.Time) (ok bool, wait time.Duration
 func (l *limiter) charge(key string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.buckets[key]
-	if b == nil {
-		l.makeRoom(now)
-		b = &bucket{tokens: float64(l.limit.Burst), at: now}
-		l.buckets[key] = b
-	}
-	l.refill(b, now)
+	b := l.bucket(key, now)
 	b.tokens--
 }
 
