@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"testing"
 
@@ -70,15 +69,10 @@ func startForBenchmark(b *testing.B, bankDir, dbPath string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	classes := store.NewClassroomService(db)
-	hub := classroom.NewHub(classroom.Config{Store: classes, Bank: bank})
+	services := store.NewServices(db)
+	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank})
 	defer hub.Close()
-	web.New(web.Config{
-		Bank: bank, Catalog: catalog, CookieKey: key,
-		Learners: store.NewLearnerService(db), Sessions: store.NewSessionService(db), Attempts: store.NewAttemptService(db),
-		Exams: store.NewExamService(db), Reviews: store.NewReviewService(db),
-		Sandbox: sandbox.New(), Predictions: store.NewPredictionService(db),
-		Ping:      func(r *http.Request) error { return db.Ping(r.Context()) },
-		Classroom: hub, Classes: classes, Accounts: store.NewLearnerService(db),
-	})
+	cfg := web.Config{Bank: bank, Catalog: catalog, CookieKey: key, Sandbox: sandbox.New(), Classroom: hub}
+	cfg.UseServices(services)
+	web.New(cfg)
 }
