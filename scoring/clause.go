@@ -48,6 +48,13 @@ type cueWords struct {
 	suppose      []string // suppose what follows
 	weak         []string // negation cues that do not deny what they name: "without"
 	modals       []string // mark a supposition's consequence as counterfactual
+	// purpose words open a purpose clause, which belongs to the action it
+	// follows: "changing the status, to dodge the rule, would only be a
+	// workaround" rejects the change.
+	purpose []string
+	// states name a passing state: "only temporary" after "chỉ là" or
+	// "เป็นแค่" describes the error, it does not belittle a proposal.
+	states []string
 }
 
 var cueLists = map[examsim.Lang]cueWords{
@@ -64,6 +71,7 @@ var cueLists = map[examsim.Lang]cueWords{
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if", "i_thought", "i_assumed", "i_had_assumed"},
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
+		states:       []string{"temporary", "transient", "momentary", "a_blip", "a_hiccup"},
 	},
 	examsim.Vietnamese: {
 		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
@@ -75,6 +83,8 @@ var cueLists = map[examsim.Lang]cueWords{
 		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà", "cứ_tưởng", "tưởng_là", "em_tưởng", "mình_tưởng"},
 		weak:         []string{"không_có", "thiếu"},
 		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
+		purpose:      []string{"để"},
+		states:       []string{"tạm_thời", "tạm", "nhất_thời", "thoáng_qua", "chập_chờn"},
 	},
 	examsim.Polish: {
 		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
@@ -82,10 +92,12 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
 		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "byłoby_tylko", "byłby_tylko", "byłaby_tylko", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był", "myślałem", "myślałam", "wydawało_mi_się", "sądziłem", "sądziłam"},
 		weak:         []string{"bez"},
 		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
+		purpose:      []string{"żeby", "aby"},
+		states:       []string{"chwilow*", "przejściow*", "tymczasow*"},
 	},
 	examsim.Thai: {
 		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
@@ -96,6 +108,8 @@ var cueLists = map[examsim.Lang]cueWords{
 		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ", "นึกว่า", "เคยคิดว่า"},
 		weak:         []string{"ไม่มี", "หากไม่มี", "ถ้าไม่มี"},
 		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
+		purpose:      []string{"เพื่อ"},
+		states:       []string{"ชั่วคราว", "แป๊บเดียว"},
 	},
 }
 
@@ -103,7 +117,7 @@ var cueLists = map[examsim.Lang]cueWords{
 type cueSet struct {
 	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
-	weak, modals                                             []term
+	weak, modals, purpose, states                            []term
 	selfJudgingTerms                                         []term
 }
 
@@ -127,6 +141,8 @@ var cueSets = func() map[examsim.Lang]*cueSet {
 		cs.selfJudgingTerms = compileCues(merge(own.selfJudging, en.selfJudging))
 		cs.weak = compileCues(merge(own.weak, en.weak))
 		cs.modals = compileCues(merge(own.modals, en.modals))
+		cs.purpose = compileCues(own.purpose)
+		cs.states = compileCues(merge(own.states, en.states))
 		out[lang] = cs
 	}
 	return out
@@ -342,13 +358,19 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 			rd.refuted = append(rd.refuted, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
+	purpose := x.cueMask(&x.purposeMask, cs.purpose)
+	state := x.cueMask(&x.stateMask, cs.states)
 	for _, c := range spans(cs.refuteBehind, x) {
+		if c.last+1 < len(x.toks) && state[c.last+1] && x.toks[c.last+1].clause == x.toks[c.last].clause {
+			continue // "lỗi token chỉ là tạm thời": the error is only temporary
+		}
 		var from int
 		if strings.HasPrefix(x.text[x.toks[c.first].start:], "เป็นแค่") {
 			from = r.backward(c.first, refuteBackward) // "timeout เป็นแค่ noise" says what the term itself is
 		} else {
 			from = r.backwardOverTerms(c.first, refuteBackward)
 		}
+		from = r.overPurpose(from, purpose)
 		if from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 		}
@@ -358,6 +380,33 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 			rd.consequence = append(rd.consequence, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
+}
+
+// overPurpose extends a scope that reaches back to from over a purpose
+// clause just before it, in the same clause ("sửa trạng thái để né luật chỉ
+// là lách") or set off by commas ("Cofnięcie statusu, żeby ominąć regułę,
+// byłoby tylko obchodzeniem"), to the action the purpose belongs to.
+func (r scopeReach) overPurpose(from int, purpose []bool) int {
+	toks := r.toks
+	if from <= 0 {
+		return from
+	}
+	p := from - 1
+	if toks[p].clause != toks[from].clause {
+		for p > 0 && toks[p-1].clause == toks[from-1].clause {
+			p-- // the previous clause opens with the purpose word, or is no purpose
+		}
+	}
+	if !purpose[p] || p == 0 {
+		return from
+	}
+	if toks[p-1].clause != toks[p].clause {
+		return r.backwardOverTerms(p-1, refuteBackward) // the action is the clause before
+	}
+	if f := r.backwardOverTerms(p, refuteBackward); f < p {
+		return f
+	}
+	return from
 }
 
 // readPolishOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko":
