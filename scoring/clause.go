@@ -436,7 +436,11 @@ func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
 func (x *textIndex) readSuppositions(cs *cueSet, r scopeReach) {
 	rd, toks := &x.rd, x.toks
 	modal := x.cueMask(&x.modalMask, cs.modals)
+	weak := x.weakMask // from readNegations
 	for _, c := range spans(cs.suppose, x) {
+		if weak[c.first] {
+			continue // "ถ้าไม่มี is_error…" is "without is_error…": an argument, not a supposition
+		}
 		to := r.forward(c.last, supposeForward)
 		if to > c.last {
 			rd.supposed = append(rd.supposed, scope{c.last + 1, to, c.first, c.last})

@@ -124,6 +124,9 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			nil, []string{"more-retries"}, 1, 3},
 		{"empty-result-retry-loop", "th", "D การเพิ่มลิมิตเป็นสิบครั้งก็แค่ได้ array ว่างสิบอัน",
 			nil, []string{"more-retries"}, 1, 3},
+		// Thai "ถ้าไม่มี" is "without": it argues, it supposes nothing.
+		{"tool-result-block-shape", "th", "A ถ้าไม่มี is_error Claude ก็ยังอ่าน 504 ได้ถูกอยู่ดี",
+			[]string{"http-code-enough"}, nil, 0, 0},
 		// "Only temporary" describes the error; it belittles no proposal.
 		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
 			[]string{"retry-until-refreshed"}, nil, 0, 0},
