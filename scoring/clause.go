@@ -680,13 +680,43 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 			continue
 		}
 		for _, e := range spans(endorsementTerms[r.Lang], x) {
-			if e.clause == tk.clause && e.start > tk.pos && e.start-tk.pos <= endorseWindow &&
-				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !inAny(rd.consequence, e.first) && !negInClauses(rd.negCues, []span{e}) {
-				endorsed = true
+			if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
+				inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) {
+				continue
 			}
+			// A negation anywhere in the clause spares the option, but for
+			// a verdict ("ก็ได้", "is fine") only one after the letter does.
+			if negInClauses(rd.negCues, []span{e}) && (!x.startsVerdict(r.Lang, e.first) || negAfter(rd.negCues, i, e)) {
+				continue
+			}
+			endorsed = true
 		}
 	}
 	return endorsed, refuted
+}
+
+// startsVerdict reports whether a verdict ("is fine", "ก็ได้") starts at
+// token i.
+func (x *textIndex) startsVerdict(lang examsim.Lang, i int) bool {
+	for _, v := range spans(verdictTerms[lang], x) {
+		if v.first == i {
+			return true
+		}
+	}
+	return false
+}
+
+// negAfter reports a negation in e's clause after token i, the letter: one
+// before the letter is part of the option it names ("การไม่สน content แบบข้อ
+// C ก็ได้": ignoring the content, as C says, is fine), and one that governs
+// the letter has already refuted it. Thai has no commas to end a clause.
+func negAfter(negs []span, i int, e span) bool {
+	for _, n := range negs {
+		if n.clause == e.clause && n.first > i {
+			return true
+		}
+	}
+	return false
 }
 
 // endorsedMisconception reports whether the text calls good, in one

@@ -127,6 +127,10 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// Thai "ถ้าไม่มี" is "without": it argues, it supposes nothing.
 		{"tool-result-block-shape", "th", "A ถ้าไม่มี is_error Claude ก็ยังอ่าน 504 ได้ถูกอยู่ดี",
 			[]string{"http-code-enough"}, nil, 0, 0},
+		// A negation inside the option's own words ("not reading the
+		// content") does not cancel a verdict given on it.
+		{"what-iserror-tells-model", "th", "D การไม่อ่าน content แบบข้อ C ก็ได้ เดี๋ยว model ก็หา tool อื่นเอง",
+			nil, nil, 0, 0},
 		// "Only temporary" describes the error; it belittles no proposal.
 		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
 			[]string{"retry-until-refreshed"}, nil, 0, 0},
