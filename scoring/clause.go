@@ -360,6 +360,7 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 	}
 	purpose := x.cueMask(&x.purposeMask, cs.purpose)
 	state := x.cueMask(&x.stateMask, cs.states)
+	letter := x.letterTokens()
 	for _, c := range spans(cs.refuteBehind, x) {
 		if c.last+1 < len(x.toks) && state[c.last+1] && x.toks[c.last+1].clause == x.toks[c.last].clause {
 			continue // "lỗi token chỉ là tạm thời": the error is only temporary
@@ -370,7 +371,7 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 		} else {
 			from = r.backwardOverTerms(c.first, refuteBackward)
 		}
-		from = r.overPurpose(from, purpose)
+		from = r.overPurpose(from, purpose, letter)
 		if from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 		}
@@ -385,19 +386,27 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 // overPurpose extends a scope that reaches back to from over a purpose
 // clause just before it, in the same clause ("sửa trạng thái để né luật chỉ
 // là lách") or set off by commas ("Cofnięcie statusu, żeby ominąć regułę,
-// byłoby tylko obchodzeniem"), to the action the purpose belongs to.
-func (r scopeReach) overPurpose(from int, purpose []bool) int {
+// byłoby tylko obchodzeniem"), to the action the purpose belongs to; and
+// likewise over an aside that names an option ("Ignorowanie treści, jak
+// mówi C, zostawiłoby…").
+func (r scopeReach) overPurpose(from int, purpose, letter []bool) int {
 	toks := r.toks
 	if from <= 0 {
 		return from
 	}
 	p := from - 1
+	aside := false
 	if toks[p].clause != toks[from].clause {
 		for p > 0 && toks[p-1].clause == toks[from-1].clause {
 			p-- // the previous clause opens with the purpose word, or is no purpose
 		}
+		if from-p <= asideWords {
+			for k := p; k < from; k++ {
+				aside = aside || letter[k]
+			}
+		}
 	}
-	if !purpose[p] || p == 0 {
+	if !(purpose[p] || aside) || p == 0 {
 		return from
 	}
 	if toks[p-1].clause != toks[p].clause {
@@ -409,6 +418,19 @@ func (r scopeReach) overPurpose(from int, purpose []bool) int {
 	return from
 }
 
+// asideWords is the longest aside a refutation reaches over: "jak mówi C".
+const asideWords = 3
+
+// letterTokens marks the tokens that are an option's letter.
+func (x *textIndex) letterTokens() []bool {
+	m := slices.Grow(x.letterTokMask[:0], len(x.toks))[:len(x.toks)]
+	for i := range x.toks {
+		m[i] = x.isLetter(i)
+	}
+	x.letterTokMask = m
+	return m
+}
+
 // readPolishOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko":
 // only + a conditional verb is Polish for "would only".
 func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
@@ -417,10 +439,12 @@ func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
 		if toks[i].fold != "tylko" {
 			continue
 		}
-		for _, k := range []int{i - 1, i + 1} {
+		// "zostawiłoby model tylko ze zgadywaniem": the verb's object may
+		// stand between it and "tylko".
+		for _, k := range []int{i - 1, i + 1, i - 2} {
 			if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
 				c := span{first: min(i, k), last: max(i, k)}
-				if from := r.backward(c.first, refuteBackward); from < c.first {
+				if from := r.overPurpose(r.backward(c.first, refuteBackward), x.purposeMask, x.letterTokMask); from < c.first {
 					rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 				}
 				if to := r.forward(c.last, refuteForward); to > c.last {

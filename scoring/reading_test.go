@@ -131,6 +131,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// content") does not cancel a verdict given on it.
 		{"what-iserror-tells-model", "th", "D การไม่อ่าน content แบบข้อ C ก็ได้ เดี๋ยว model ก็หา tool อื่นเอง",
 			nil, nil, 0, 0},
+		// A refutation reaches back over an aside naming an option, and a
+		// Polish conditional may have its object before "tylko".
+		{"what-iserror-tells-model", "pl", "D. Ignorowanie treści, jak radzi C, zostawiłoby agenta tylko z domysłami.",
+			nil, []string{"content-ignored"}, 1, 3},
+		{"what-iserror-tells-model", "pl", "D. Ignorowanie treści, jak radzi C, jest w porządku.",
+			[]string{"content-ignored"}, nil, 0, 0},
 		// "Only temporary" describes the error; it belittles no proposal.
 		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
 			[]string{"retry-until-refreshed"}, nil, 0, 0},
