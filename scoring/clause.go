@@ -622,13 +622,13 @@ var (
 	letterCues = map[examsim.Lang][]string{
 		examsim.English:    {"like", "as", "option", "answer", "choice", "in"},
 		examsim.Vietnamese: {"như", "giống", "phương_án", "đáp_án", "câu", "ý"},
-		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "w"},
+		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "jak_w"},
 		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
 	}
 	endorsements = map[examsim.Lang][]string{
 		examsim.English:    {"fine", "good", "works", "would_work", "would_also_work", "also_work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
 		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "là_đúng", "cũng_đúng", "mới_đúng", "đúng_hơn", "đúng_rồi", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
-		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
+		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*", "by_zadziałało", "by_zadziałał", "by_zadziałała", "zadziałałoby", "zadziałałby"},
 		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
 	}
 	// verdicts are endorsements said as a clause's verdict on its subject:

@@ -137,6 +137,12 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			nil, []string{"content-ignored"}, 1, 3},
 		{"what-iserror-tells-model", "pl", "D. Ignorowanie treści, jak radzi C, jest w porządku.",
 			[]string{"content-ignored"}, nil, 0, 0},
+		// Polish "w C" is "in C" (here a warehouse), not option C; "jak w C"
+		// names the option. "(A) by zadziałało" (would work) endorses A.
+		{"warehouse-empty-vs-denied-pair", "pl", "A. Zapytanie w C przeszło, więc stan w C jest znany.",
+			[]string{"c-zero-known"}, nil, 0, 0},
+		{"coordinator-blind-to-query", "pl", "D. Przejrzenie własnej historii koordynatora (A) też by zadziałało.",
+			nil, nil, 0, 0},
 		// "Only temporary" describes the error; it belittles no proposal.
 		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
 			[]string{"retry-until-refreshed"}, nil, 0, 0},
