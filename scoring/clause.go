@@ -101,7 +101,7 @@ var cueLists = map[examsim.Lang]cueWords{
 	},
 	examsim.Thai: {
 		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
-		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
+		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ทางที่ถูก", "ทางที่ดี", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
 		selfJudging:  []string{"ไร้ประโยชน์", "ไม่มีประโยชน์", "เปล่าประโยชน์", "สูญเปล่า", "ไม่มีความหมาย"},
 		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
 		refuteBehind: []string{"มีแต่จะ", "เป็นแค่", "ก็แค่ได้", "ก็ได้แค่", "จะได้แค่", "ก็ไม่เจอ", "จะพัง", "จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
@@ -309,6 +309,15 @@ func (x *textIndex) readNegations(cs *cueSet, r scopeReach) {
 		// A judgement right after the negation turns it onto the subject.
 		if x.judgementFollows(n.last) {
 			s.from = r.backward(n.first, negBackward)
+			// A Thai action noun ("การจบ task ไม่ใช่ทางที่ถูก", ending the
+			// task is not the right way) is judged over the English term
+			// inside it.
+			for k := r.backwardOverTerms(n.first, negBackward); k < s.from; k++ {
+				if toks[k].thai && strings.HasPrefix(x.text[toks[k].start:], "การ") {
+					s.from = k
+					break
+				}
+			}
 			if s.from == n.first {
 				s.from = n.last + 1
 			}

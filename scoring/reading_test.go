@@ -143,6 +143,10 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 			[]string{"c-zero-known"}, nil, 0, 0},
 		{"coordinator-blind-to-query", "pl", "D. Przejrzenie własnej historii koordynatora (A) też by zadziałało.",
 			nil, nil, 0, 0},
+		// A Thai negation judged after it ("ไม่ใช่ทางที่ถูก", is not the
+		// right way) reaches back over an English term to its subject.
+		{"retryable-false-treated-as-stop", "th", "A การจบ workflow ไม่ใช่ทางที่ถูก",
+			[]string{"false-narrow"}, nil, 1, 3},
 		// "Only temporary" describes the error; it belittles no proposal.
 		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
 			[]string{"retry-until-refreshed"}, nil, 0, 0},
