@@ -55,6 +55,9 @@ type cueWords struct {
 	// states name a passing state: "only temporary" after "chỉ là" or
 	// "เป็นแค่" describes the error, it does not belittle a proposal.
 	states []string
+	// cause and one make "because of one branch" part of the subject it
+	// follows; and joins two nouns into one subject ("kod i timestamp").
+	cause, one, and []string
 }
 
 var cueLists = map[examsim.Lang]cueWords{
@@ -72,6 +75,9 @@ var cueLists = map[examsim.Lang]cueWords{
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
 		states:       []string{"temporary", "transient", "momentary", "a_blip", "a_hiccup"},
+		cause:        []string{"because", "since"},
+		one:          []string{"one", "single", "a_single"},
+		and:          []string{"and"},
 	},
 	examsim.Vietnamese: {
 		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
@@ -85,6 +91,9 @@ var cueLists = map[examsim.Lang]cueWords{
 		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
 		purpose:      []string{"để"},
 		states:       []string{"tạm_thời", "tạm", "nhất_thời", "thoáng_qua", "chập_chờn"},
+		cause:        []string{"vì", "do", "bởi"},
+		one:          []string{"một"},
+		and:          []string{"và"},
 	},
 	examsim.Polish: {
 		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
@@ -98,6 +107,7 @@ var cueLists = map[examsim.Lang]cueWords{
 		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
 		purpose:      []string{"żeby", "aby"},
 		states:       []string{"chwilow*", "przejściow*", "tymczasow*"},
+		and:          []string{"i", "oraz"},
 	},
 	examsim.Thai: {
 		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
@@ -110,6 +120,9 @@ var cueLists = map[examsim.Lang]cueWords{
 		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
 		purpose:      []string{"เพื่อ"},
 		states:       []string{"ชั่วคราว", "แป๊บเดียว"},
+		cause:        []string{"เพราะ"},
+		one:          []string{"เดียว", "หนึ่ง"},
+		and:          []string{"และ"},
 	},
 }
 
@@ -117,7 +130,7 @@ var cueLists = map[examsim.Lang]cueWords{
 type cueSet struct {
 	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
-	weak, modals, purpose, states                            []term
+	weak, modals, purpose, states, cause, one, and           []term
 	selfJudgingTerms                                         []term
 }
 
@@ -143,6 +156,7 @@ var cueSets = func() map[examsim.Lang]*cueSet {
 		cs.modals = compileCues(merge(own.modals, en.modals))
 		cs.purpose = compileCues(own.purpose)
 		cs.states = compileCues(merge(own.states, en.states))
+		cs.cause, cs.one, cs.and = compileCues(own.cause), compileCues(own.one), compileCues(own.and)
 		out[lang] = cs
 	}
 	return out
@@ -225,7 +239,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	x.readSelfJudgements(selfJudging, r)
 	x.readRefutations(cs, r)
 	if lang == examsim.Polish {
-		x.readPolishOnlyConditionals(r)
+		x.readPolishOnlyConditionals(r, cs)
 	}
 	x.readSuppositions(cs, r)
 	rd.soNen = x.soNenMask(lang)
@@ -380,7 +394,7 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 		} else {
 			from = r.backwardOverTerms(c.first, refuteBackward)
 		}
-		from = r.overPurpose(from, purpose, letter)
+		from = x.overJoin(r, r.overPurpose(from, purpose, letter), c.first, cs)
 		if from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 		}
@@ -427,6 +441,44 @@ func (r scopeReach) overPurpose(from int, purpose, letter []bool) int {
 	return from
 }
 
+// overJoin extends a refutation's subject, which reaches back to from, over
+// a joining word just before it: a cause with "one" in it ("hủy cả đợt vì
+// một nhánh chỉ vứt bỏ…", cancelling it all because of one branch) or an
+// "and" between two short nouns opening the clause ("Kod błędu i timestamp
+// pomogłyby tylko…").
+func (x *textIndex) overJoin(r scopeReach, from, cue int, cs *cueSet) int {
+	toks := r.toks
+	if from <= 0 || from >= cue || toks[from-1].clause != toks[from].clause {
+		return from
+	}
+	// Blockers mark where a cue starts: a scope stops just after the first
+	// character of a Thai one, so the joined words begin after the cue.
+	j := from - 1
+	if c, ok := x.cueAt(cs.cause, j); ok && c.last < cue && toks[cue].pos-toks[c.last+1].pos <= 3*wordUnits {
+		for k := c.last + 1; k < cue; k++ {
+			if _, ok := x.cueAt(cs.one, k); ok {
+				return r.backwardOverTerms(j, refuteBackward)
+			}
+		}
+	}
+	if c, ok := x.cueAt(cs.and, j); ok && c.last < cue && toks[cue].pos-toks[c.last+1].pos <= wordUnits {
+		if f := r.backward(j, refuteBackward); f < j && (f == 0 || toks[f-1].clause != toks[f].clause) && toks[j].pos-toks[f].pos <= 2*wordUnits {
+			return f
+		}
+	}
+	return from
+}
+
+// cueAt returns the span of one of the cues that starts at token i.
+func (x *textIndex) cueAt(cues []term, i int) (span, bool) {
+	for _, s := range spans(cues, x) {
+		if s.first == i {
+			return s, true
+		}
+	}
+	return span{}, false
+}
+
 // asideWords is the longest aside a refutation reaches over: "jak mówi C".
 const asideWords = 3
 
@@ -442,7 +494,7 @@ func (x *textIndex) letterTokens() []bool {
 
 // readPolishOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko":
 // only + a conditional verb is Polish for "would only".
-func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
+func (x *textIndex) readPolishOnlyConditionals(r scopeReach, cs *cueSet) {
 	rd, toks := &x.rd, x.toks
 	for i := range toks {
 		if toks[i].fold != "tylko" {
@@ -453,7 +505,7 @@ func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
 		for _, k := range []int{i - 1, i + 1, i - 2} {
 			if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
 				c := span{first: min(i, k), last: max(i, k)}
-				if from := r.overPurpose(r.backward(c.first, refuteBackward), x.purposeMask, x.letterTokMask); from < c.first {
+				if from := x.overJoin(r, r.overPurpose(r.backward(c.first, refuteBackward), x.purposeMask, x.letterTokMask), c.first, cs); from < c.first {
 					rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 				}
 				if to := r.forward(c.last, refuteForward); to > c.last {

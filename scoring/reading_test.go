@@ -147,6 +147,17 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// right way) reaches back over an English term to its subject.
 		{"retryable-false-treated-as-stop", "th", "A การจบ workflow ไม่ใช่ทางที่ถูก",
 			[]string{"false-narrow"}, nil, 1, 3},
+		// The subject a refutation looks back to may carry "because of one
+		// X" or join two nouns with "and".
+		{"fatal-expired-credentials", "vi", "D. Hủy cả đợt khóa sổ vì một lỗi token chỉ vứt bỏ ba sổ đã xong.",
+			nil, []string{"abort-is-safe"}, 1, 3},
+		{"fatal-expired-credentials", "th", "D การยกเลิกการปิดบัญชีทั้งหมดเพราะ token เดียวมีแต่จะทิ้งงานสาม ledger ที่เสร็จแล้ว",
+			nil, []string{"abort-is-safe"}, 1, 3},
+		{"error-metadata-fields", "pl", "A. Kod błędu i timestamp pomogłyby tylko człowiekowi przy czytaniu logów.",
+			nil, []string{"code-and-message-enough"}, 1, 3},
+		// Guard: a longer clause before "and" is its own claim, not a subject.
+		{"fatal-expired-credentials", "en", "D. Keep the three reconciled ledgers and aborting would only throw that work away.",
+			[]string{"keep-finished-ledgers"}, []string{"abort-is-safe"}, 1, 3},
 		// "Only temporary" describes the error; it belittles no proposal.
 		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
 			[]string{"retry-until-refreshed"}, nil, 0, 0},
