@@ -48,6 +48,16 @@ type cueWords struct {
 	suppose      []string // suppose what follows
 	weak         []string // negation cues that do not deny what they name: "without"
 	modals       []string // mark a supposition's consequence as counterfactual
+	// purpose words open a purpose clause, which belongs to the action it
+	// follows: "changing the status, to dodge the rule, would only be a
+	// workaround" rejects the change.
+	purpose []string
+	// states name a passing state: "only temporary" after "chỉ là" or
+	// "เป็นแค่" describes the error, it does not belittle a proposal.
+	states []string
+	// cause and one make "because of one branch" part of the subject it
+	// follows; and joins two nouns into one subject ("kod i timestamp").
+	cause, one, and []string
 }
 
 var cueLists = map[examsim.Lang]cueWords{
@@ -64,6 +74,10 @@ var cueLists = map[examsim.Lang]cueWords{
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if", "i_thought", "i_assumed", "i_had_assumed"},
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
+		states:       []string{"temporary", "transient", "momentary", "a_blip", "a_hiccup"},
+		cause:        []string{"because", "since"},
+		one:          []string{"one", "single", "a_single"},
+		and:          []string{"and"},
 	},
 	examsim.Vietnamese: {
 		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
@@ -71,10 +85,15 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"cần", "cần_thiết", "giúp", "có_ích", "ích", "tác_dụng", "hiệu_quả", "đúng", "hợp_lý", "ổn", "giải_quyết", "thay_đổi", "được", "đáng", "khả_thi", "là_cách", "nên_làm"},
 		selfJudging:  []string{"vô_ích", "vô_nghĩa", "uổng_công", "lãng_phí"},
 		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
-		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
+		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_cho_ra", "chỉ_trả_về", "chỉ_nhận_được", "chỉ_thu_được", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
 		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà", "cứ_tưởng", "tưởng_là", "em_tưởng", "mình_tưởng"},
 		weak:         []string{"không_có", "thiếu"},
 		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
+		purpose:      []string{"để"},
+		states:       []string{"tạm_thời", "tạm", "nhất_thời", "thoáng_qua", "chập_chờn"},
+		cause:        []string{"vì", "do", "bởi"},
+		one:          []string{"một"},
+		and:          []string{"và"},
 	},
 	examsim.Polish: {
 		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
@@ -82,20 +101,28 @@ var cueLists = map[examsim.Lang]cueWords{
 		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
 		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "byłoby_tylko", "byłby_tylko", "byłaby_tylko", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był", "myślałem", "myślałam", "wydawało_mi_się", "sądziłem", "sądziłam"},
 		weak:         []string{"bez"},
 		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
+		purpose:      []string{"żeby", "aby"},
+		states:       []string{"chwilow*", "przejściow*", "tymczasow*"},
+		and:          []string{"i", "oraz"},
 	},
 	examsim.Thai: {
 		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
-		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
+		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ทางที่ถูก", "ทางที่ดี", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
 		selfJudging:  []string{"ไร้ประโยชน์", "ไม่มีประโยชน์", "เปล่าประโยชน์", "สูญเปล่า", "ไม่มีความหมาย"},
 		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
-		refuteBehind: []string{"มีแต่จะ", "เป็นแค่", "ก็ไม่เจอ", "จะพัง", "จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
+		refuteBehind: []string{"มีแต่จะ", "เป็นแค่", "ก็แค่ได้", "ก็ได้แค่", "จะได้แค่", "ก็ไม่เจอ", "จะพัง", "จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
 		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ", "นึกว่า", "เคยคิดว่า"},
 		weak:         []string{"ไม่มี", "หากไม่มี", "ถ้าไม่มี"},
 		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
+		purpose:      []string{"เพื่อ"},
+		states:       []string{"ชั่วคราว", "แป๊บเดียว"},
+		cause:        []string{"เพราะ"},
+		one:          []string{"เดียว", "หนึ่ง"},
+		and:          []string{"และ"},
 	},
 }
 
@@ -103,7 +130,7 @@ var cueLists = map[examsim.Lang]cueWords{
 type cueSet struct {
 	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
-	weak, modals                                             []term
+	weak, modals, purpose, states, cause, one, and           []term
 	selfJudgingTerms                                         []term
 }
 
@@ -127,6 +154,9 @@ var cueSets = func() map[examsim.Lang]*cueSet {
 		cs.selfJudgingTerms = compileCues(merge(own.selfJudging, en.selfJudging))
 		cs.weak = compileCues(merge(own.weak, en.weak))
 		cs.modals = compileCues(merge(own.modals, en.modals))
+		cs.purpose = compileCues(own.purpose)
+		cs.states = compileCues(merge(own.states, en.states))
+		cs.cause, cs.one, cs.and = compileCues(own.cause), compileCues(own.one), compileCues(own.and)
 		out[lang] = cs
 	}
 	return out
@@ -209,7 +239,7 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	x.readSelfJudgements(selfJudging, r)
 	x.readRefutations(cs, r)
 	if lang == examsim.Polish {
-		x.readPolishOnlyConditionals(r)
+		x.readPolishOnlyConditionals(r, cs)
 	}
 	x.readSuppositions(cs, r)
 	rd.soNen = x.soNenMask(lang)
@@ -293,6 +323,15 @@ func (x *textIndex) readNegations(cs *cueSet, r scopeReach) {
 		// A judgement right after the negation turns it onto the subject.
 		if x.judgementFollows(n.last) {
 			s.from = r.backward(n.first, negBackward)
+			// A Thai action noun ("การจบ task ไม่ใช่ทางที่ถูก", ending the
+			// task is not the right way) is judged over the English term
+			// inside it.
+			for k := r.backwardOverTerms(n.first, negBackward); k < s.from; k++ {
+				if toks[k].thai && strings.HasPrefix(x.text[toks[k].start:], "การ") {
+					s.from = k
+					break
+				}
+			}
 			if s.from == n.first {
 				s.from = n.last + 1
 			}
@@ -342,13 +381,20 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 			rd.refuted = append(rd.refuted, scope{c.last + 1, to, c.first, c.last})
 		}
 	}
+	purpose := x.cueMask(&x.purposeMask, cs.purpose)
+	state := x.cueMask(&x.stateMask, cs.states)
+	letter := x.letterTokens()
 	for _, c := range spans(cs.refuteBehind, x) {
+		if c.last+1 < len(x.toks) && state[c.last+1] && x.toks[c.last+1].clause == x.toks[c.last].clause {
+			continue // "lỗi token chỉ là tạm thời": the error is only temporary
+		}
 		var from int
 		if strings.HasPrefix(x.text[x.toks[c.first].start:], "เป็นแค่") {
 			from = r.backward(c.first, refuteBackward) // "timeout เป็นแค่ noise" says what the term itself is
 		} else {
 			from = r.backwardOverTerms(c.first, refuteBackward)
 		}
+		from = x.overJoin(r, r.overPurpose(from, purpose, letter), c.first, cs)
 		if from < c.first {
 			rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 		}
@@ -360,18 +406,106 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 	}
 }
 
+// overPurpose extends a scope that reaches back to from over a purpose
+// clause just before it, in the same clause ("sửa trạng thái để né luật chỉ
+// là lách") or set off by commas ("Cofnięcie statusu, żeby ominąć regułę,
+// byłoby tylko obchodzeniem"), to the action the purpose belongs to; and
+// likewise over an aside that names an option ("Ignorowanie treści, jak
+// mówi C, zostawiłoby…").
+func (r scopeReach) overPurpose(from int, purpose, letter []bool) int {
+	toks := r.toks
+	if from <= 0 {
+		return from
+	}
+	p := from - 1
+	aside := false
+	if toks[p].clause != toks[from].clause {
+		for p > 0 && toks[p-1].clause == toks[from-1].clause {
+			p-- // the previous clause opens with the purpose word, or is no purpose
+		}
+		if from-p <= asideWords {
+			for k := p; k < from; k++ {
+				aside = aside || letter[k]
+			}
+		}
+	}
+	if !(purpose[p] || aside) || p == 0 {
+		return from
+	}
+	if toks[p-1].clause != toks[p].clause {
+		return r.backwardOverTerms(p-1, refuteBackward) // the action is the clause before
+	}
+	if f := r.backwardOverTerms(p, refuteBackward); f < p {
+		return f
+	}
+	return from
+}
+
+// overJoin extends a refutation's subject, which reaches back to from, over
+// a joining word just before it: a cause with "one" in it ("hủy cả đợt vì
+// một nhánh chỉ vứt bỏ…", cancelling it all because of one branch) or an
+// "and" between two short nouns opening the clause ("Kod błędu i timestamp
+// pomogłyby tylko…").
+func (x *textIndex) overJoin(r scopeReach, from, cue int, cs *cueSet) int {
+	toks := r.toks
+	if from <= 0 || from >= cue || toks[from-1].clause != toks[from].clause {
+		return from
+	}
+	// Blockers mark where a cue starts: a scope stops just after the first
+	// character of a Thai one, so the joined words begin after the cue.
+	j := from - 1
+	if c, ok := x.cueAt(cs.cause, j); ok && c.last < cue && toks[cue].pos-toks[c.last+1].pos <= 3*wordUnits {
+		for k := c.last + 1; k < cue; k++ {
+			if _, ok := x.cueAt(cs.one, k); ok {
+				return r.backwardOverTerms(j, refuteBackward)
+			}
+		}
+	}
+	if c, ok := x.cueAt(cs.and, j); ok && c.last < cue && toks[cue].pos-toks[c.last+1].pos <= wordUnits {
+		if f := r.backward(j, refuteBackward); f < j && (f == 0 || toks[f-1].clause != toks[f].clause) && toks[j].pos-toks[f].pos <= 2*wordUnits {
+			return f
+		}
+	}
+	return from
+}
+
+// cueAt returns the span of one of the cues that starts at token i.
+func (x *textIndex) cueAt(cues []term, i int) (span, bool) {
+	for _, s := range spans(cues, x) {
+		if s.first == i {
+			return s, true
+		}
+	}
+	return span{}, false
+}
+
+// asideWords is the longest aside a refutation reaches over: "jak mówi C".
+const asideWords = 3
+
+// letterTokens marks the tokens that are an option's letter.
+func (x *textIndex) letterTokens() []bool {
+	m := slices.Grow(x.letterTokMask[:0], len(x.toks))[:len(x.toks)]
+	for i := range x.toks {
+		m[i] = x.isLetter(i)
+	}
+	x.letterTokMask = m
+	return m
+}
+
 // readPolishOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko":
 // only + a conditional verb is Polish for "would only".
-func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
+func (x *textIndex) readPolishOnlyConditionals(r scopeReach, cs *cueSet) {
 	rd, toks := &x.rd, x.toks
 	for i := range toks {
 		if toks[i].fold != "tylko" {
 			continue
 		}
-		for _, k := range []int{i - 1, i + 1} {
+		// "zostawiłoby model tylko ze zgadywaniem": the verb's object may
+		// stand between it and "tylko".
+		for _, k := range []int{i - 1, i + 1, i - 2} {
 			if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
 				c := span{first: min(i, k), last: max(i, k)}
-				if from := r.backward(c.first, refuteBackward); from < c.first {
+				if from := x.overJoin(r, r.overPurpose(r.backward(c.first, refuteBackward), x.purposeMask, x.letterTokMask), c.first, cs); from < c.first {
 					rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
 				}
 				if to := r.forward(c.last, refuteForward); to > c.last {
@@ -387,7 +521,11 @@ func (x *textIndex) readPolishOnlyConditionals(r scopeReach) {
 func (x *textIndex) readSuppositions(cs *cueSet, r scopeReach) {
 	rd, toks := &x.rd, x.toks
 	modal := x.cueMask(&x.modalMask, cs.modals)
+	weak := x.weakMask // from readNegations
 	for _, c := range spans(cs.suppose, x) {
+		if weak[c.first] {
+			continue // "ถ้าไม่มี is_error…" is "without is_error…": an argument, not a supposition
+		}
 		to := r.forward(c.last, supposeForward)
 		if to > c.last {
 			rd.supposed = append(rd.supposed, scope{c.last + 1, to, c.first, c.last})
@@ -545,13 +683,13 @@ var (
 	letterCues = map[examsim.Lang][]string{
 		examsim.English:    {"like", "as", "option", "answer", "choice", "in"},
 		examsim.Vietnamese: {"như", "giống", "phương_án", "đáp_án", "câu", "ý"},
-		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "w"},
+		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "jak_w"},
 		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
 	}
 	endorsements = map[examsim.Lang][]string{
 		examsim.English:    {"fine", "good", "works", "would_work", "would_also_work", "also_work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
 		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "là_đúng", "cũng_đúng", "mới_đúng", "đúng_hơn", "đúng_rồi", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
-		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*"},
+		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*", "by_zadziałało", "by_zadziałał", "by_zadziałała", "zadziałałoby", "zadziałałby"},
 		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
 	}
 	// verdicts are endorsements said as a clause's verdict on its subject:
@@ -627,13 +765,43 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 			continue
 		}
 		for _, e := range spans(endorsementTerms[r.Lang], x) {
-			if e.clause == tk.clause && e.start > tk.pos && e.start-tk.pos <= endorseWindow &&
-				!inAny(rd.neg, e.first) && !inAny(rd.refuted, e.first) && !inAny(rd.consequence, e.first) && !negInClauses(rd.negCues, []span{e}) {
-				endorsed = true
+			if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
+				inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) {
+				continue
 			}
+			// A negation anywhere in the clause spares the option, but for
+			// a verdict ("ก็ได้", "is fine") only one after the letter does.
+			if negInClauses(rd.negCues, []span{e}) && (!x.startsVerdict(r.Lang, e.first) || negAfter(rd.negCues, i, e)) {
+				continue
+			}
+			endorsed = true
 		}
 	}
 	return endorsed, refuted
+}
+
+// startsVerdict reports whether a verdict ("is fine", "ก็ได้") starts at
+// token i.
+func (x *textIndex) startsVerdict(lang examsim.Lang, i int) bool {
+	for _, v := range spans(verdictTerms[lang], x) {
+		if v.first == i {
+			return true
+		}
+	}
+	return false
+}
+
+// negAfter reports a negation in e's clause after token i, the letter: one
+// before the letter is part of the option it names ("การไม่สน content แบบข้อ
+// C ก็ได้": ignoring the content, as C says, is fine), and one that governs
+// the letter has already refuted it. Thai has no commas to end a clause.
+func negAfter(negs []span, i int, e span) bool {
+	for _, n := range negs {
+		if n.clause == e.clause && n.first > i {
+			return true
+		}
+	}
+	return false
 }
 
 // endorsedMisconception reports whether the text calls good, in one

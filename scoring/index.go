@@ -36,6 +36,7 @@ type textIndex struct {
 	// its scratch. skipNen, when set, hides "nên" meaning "so".
 	rd                                                    reading
 	blockMask, judgeMask, weakMask, modalMask, letterMask []bool
+	purposeMask, stateMask, letterTokMask                 []bool
 	skipNen                                               []bool
 	// rejects counts matches whose words were there but not asserted;
 	// reversed those of {neg} patterns asserted without their negation;

@@ -105,6 +105,64 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		// Negation after the key word.
 		{"empty-result-retry-loop", "en", "The lookup worked and found no customer: a valid empty result. Retrying is not needed.",
 			nil, []string{"more-retries"}, 1, 3},
+		// A refutation that looks back reaches over a purpose clause to the
+		// action the purpose belongs to.
+		{"cancel-after-shipment", "pl", "B. Cofnięcie statusu zamówienia, aby obejść regułę, byłoby tylko oszukiwaniem; zaproponuj darmowy zwrot.",
+			nil, []string{"edit-status"}, 1, 3},
+		{"cancel-after-shipment", "pl", "B. Cofnięcie statusu zamówienia, aby obejść regułę, to dobry pomysł.",
+			[]string{"edit-status"}, nil, 0, 0},
+		{"cancel-after-shipment", "vi", "B. Đổi trạng thái đơn về processing để lách luật chỉ là gian lận, hãy đề nghị trả hàng miễn phí.",
+			nil, []string{"edit-status"}, 1, 3},
+		{"cancel-after-shipment", "th", "B การแก้สถานะกลับเป็น processing เพื่อเลี่ยงกฎเป็นแค่การโกง ควรเสนอคืนสินค้าฟรี",
+			nil, []string{"edit-status"}, 1, 3},
+		// A dash between numbers is a range, not a clause break: the
+		// negation before "1–3" reaches the words after it.
+		{"partial-source-timeouts", "pl", "C. Podagent nie może podawać wyników 1–3 jako pełnego zestawu; musi zgłosić, że 4 i 5 padły.",
+			nil, []string{"present-as-complete"}, 1, 3},
+		// "Only yields" after an action is the action's futile outcome.
+		{"empty-result-retry-loop", "vi", "D. Tăng giới hạn retry lên mười lần chỉ cho ra mười mảng rỗng.",
+			nil, []string{"more-retries"}, 1, 3},
+		{"empty-result-retry-loop", "th", "D การเพิ่มลิมิตเป็นสิบครั้งก็แค่ได้ array ว่างสิบอัน",
+			nil, []string{"more-retries"}, 1, 3},
+		// Thai "ถ้าไม่มี" is "without": it argues, it supposes nothing.
+		{"tool-result-block-shape", "th", "A ถ้าไม่มี is_error Claude ก็ยังอ่าน 504 ได้ถูกอยู่ดี",
+			[]string{"http-code-enough"}, nil, 0, 0},
+		// A negation inside the option's own words ("not reading the
+		// content") does not cancel a verdict given on it.
+		{"what-iserror-tells-model", "th", "D การไม่อ่าน content แบบข้อ C ก็ได้ เดี๋ยว model ก็หา tool อื่นเอง",
+			nil, nil, 0, 0},
+		// A refutation reaches back over an aside naming an option, and a
+		// Polish conditional may have its object before "tylko".
+		{"what-iserror-tells-model", "pl", "D. Ignorowanie treści, jak radzi C, zostawiłoby agenta tylko z domysłami.",
+			nil, []string{"content-ignored"}, 1, 3},
+		{"what-iserror-tells-model", "pl", "D. Ignorowanie treści, jak radzi C, jest w porządku.",
+			[]string{"content-ignored"}, nil, 0, 0},
+		// Polish "w C" is "in C" (here a warehouse), not option C; "jak w C"
+		// names the option. "(A) by zadziałało" (would work) endorses A.
+		{"warehouse-empty-vs-denied-pair", "pl", "A. Zapytanie w C przeszło, więc stan w C jest znany.",
+			[]string{"c-zero-known"}, nil, 0, 0},
+		{"coordinator-blind-to-query", "pl", "D. Przejrzenie własnej historii koordynatora (A) też by zadziałało.",
+			nil, nil, 0, 0},
+		// A Thai negation judged after it ("ไม่ใช่ทางที่ถูก", is not the
+		// right way) reaches back over an English term to its subject.
+		{"retryable-false-treated-as-stop", "th", "A การจบ workflow ไม่ใช่ทางที่ถูก",
+			[]string{"false-narrow"}, nil, 1, 3},
+		// The subject a refutation looks back to may carry "because of one
+		// X" or join two nouns with "and".
+		{"fatal-expired-credentials", "vi", "D. Hủy cả đợt khóa sổ vì một lỗi token chỉ vứt bỏ ba sổ đã xong.",
+			nil, []string{"abort-is-safe"}, 1, 3},
+		{"fatal-expired-credentials", "th", "D การยกเลิกการปิดบัญชีทั้งหมดเพราะ token เดียวมีแต่จะทิ้งงานสาม ledger ที่เสร็จแล้ว",
+			nil, []string{"abort-is-safe"}, 1, 3},
+		{"error-metadata-fields", "pl", "A. Kod błędu i timestamp pomogłyby tylko człowiekowi przy czytaniu logów.",
+			nil, []string{"code-and-message-enough"}, 1, 3},
+		// Guard: a longer clause before "and" is its own claim, not a subject.
+		{"fatal-expired-credentials", "en", "D. Keep the three reconciled ledgers and aborting would only throw that work away.",
+			[]string{"keep-finished-ledgers"}, []string{"abort-is-safe"}, 1, 3},
+		// "Only temporary" describes the error; it belittles no proposal.
+		{"fatal-expired-credentials", "vi", "D. Lỗi token chỉ là tạm thời, một lát sau subagent sẽ đọc được sổ.",
+			[]string{"retry-until-refreshed"}, nil, 0, 0},
+		{"fatal-expired-credentials", "th", "D ปัญหา token เป็นแค่ชั่วคราว อีกสักพัก subagent ก็อ่าน ledger ได้",
+			[]string{"retry-until-refreshed"}, nil, 0, 0},
 	}
 	for _, tt := range tests {
 		q, ok := bank.Question(tt.question)

@@ -103,7 +103,7 @@ func tokenize(toks []token, text string) []token {
 				pos += sentenceBreak
 				clause++
 				sent++
-			} else if endsClause(r) {
+			} else if endsClause(r) && !numberRange(text, i) {
 				clause++
 			}
 		}
@@ -297,6 +297,15 @@ func thaiCombiningClass(r rune) int {
 		return 107
 	}
 	return 0
+}
+
+// numberRange reports whether the dash at byte i joins two numbers, as in
+// "sources 1–3": a range inside the clause, not a break between clauses.
+func numberRange(text string, i int) bool {
+	before, _ := utf8.DecodeLastRuneInString(text[:i])
+	_, size := utf8.DecodeRuneInString(text[i:])
+	after, _ := utf8.DecodeRuneInString(text[i+size:])
+	return unicode.IsDigit(before) && unicode.IsDigit(after)
 }
 
 func endsClause(r rune) bool {
