@@ -118,7 +118,6 @@ func TestAgreement(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "rubric-blind corpus, %d graded explanations measured (splits: %s)\n", len(results), strings.Join(splits, ", "))
 	fmt.Fprintf(&report, "concept precision/recall: the corpus has no concept labels (graders gave bands only); see TestAgreementWithHumanGrader for concept figures on testdata/labelled\n")
-	sf := loadShortfalls(t)
 	band3, band3Wrong := 0, 0
 	for _, split := range splits {
 		for _, lang := range examsim.Langs {
@@ -176,8 +175,8 @@ func TestAgreement(t *testing.T) {
 			}
 			fmt.Fprintf(&report, " sure=%d (exact %.2f) unsure=%d (exact %.2f)\n", sure, ratio(sureRight, sure), unsure, ratio(unsureRight, unsure))
 			report.WriteString(confusion(human, machine))
-			if split == "test" {
-				sf.checkTestQWK(t, string(lang), k)
+			if split == "test" && k < MinHeldOutQWK {
+				t.Errorf("test split, %s: QWK %.3f is below the floor %.2f", lang, k, MinHeldOutQWK)
 			}
 		}
 	}
@@ -199,7 +198,6 @@ func TestMinimalPairs(t *testing.T) {
 	if len(pairs) == 0 {
 		t.Skip("the corpus has no minimal pairs yet (testdata/corpus/pairs/*.jsonl): nothing to check; the test runs as soon as they land")
 	}
-	sf := loadShortfalls(t)
 	perLang := map[string][2]int{}
 	for _, p := range pairs {
 		q, ok := bank.Question(p.Question)
@@ -220,7 +218,7 @@ func TestMinimalPairs(t *testing.T) {
 		if moves {
 			c[1]++
 		}
-		if !known(t, sf.Pairs, p.ID, !moves) && !moves {
+		if !moves {
 			t.Errorf("pair %s (%s, %s, %s): band %d for %q is not above band %d for %q (found %v / %v)",
 				p.ID, p.Lang, p.Question, p.Kind, hi.Band, p.Higher, lo.Band, p.Lower, found(hi), found(lo))
 		}
@@ -228,7 +226,7 @@ func TestMinimalPairs(t *testing.T) {
 	}
 	for _, lang := range examsim.Langs {
 		c := perLang[string(lang)]
-		t.Logf("minimal pairs %s: %d of %d move the band the right way (the others are recorded shortfalls)", lang, c[1], c[0])
+		t.Logf("minimal pairs %s: %d of %d move the band the right way", lang, c[1], c[0])
 	}
 }
 
