@@ -135,14 +135,29 @@ func parse(gz []byte) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{text: string(raw)}
-	// Each (form, lemma) pair, in file order: the form's place in t.forms
-	// and its lemma. Sized up front: the slices would otherwise be copied
-	// as they grow, several times over.
+	pairs, err := t.readLemmas()
+	if err != nil {
+		return nil, err
+	}
+	if len(pairs.start) == 0 {
+		return nil, fmt.Errorf("no forms")
+	}
+	t.index(pairs)
+	return t, nil
+}
+
+// formPairs is each (form, lemma) pair in file order: the form's place in
+// t.forms and its lemma.
+type formPairs struct{ start, end, lemma []uint32 }
+
+// readLemmas reads t.text's lines into t.lemmaStart, t.lemmaEnd and t.forms.
+func (t *Table) readLemmas() (formPairs, error) {
+	// Sized up front: the slices would otherwise be copied as they grow,
+	// several times over.
 	n := strings.Count(t.text, " ") + strings.Count(t.text, "\t")
-	pairStart, pairEnd, pairLemma := make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
-	t.forms = make([]byte, 0, 2*len(raw))
+	pairs := formPairs{make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)}
+	t.forms = make([]byte, 0, 2*len(t.text))
 	t.formStart, t.formEnd, t.ids = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
-	head := make([]uint32, 0, n)
 	prevLemma := ""
 	for line, pos := 0, 0; pos < len(t.text); {
 		line++
@@ -154,62 +169,73 @@ func parse(gz []byte) (*Table, error) {
 		}
 		tab := strings.IndexByte(text, '\t')
 		if tab <= 0 || tab == len(text)-1 {
-			return nil, fmt.Errorf("line %d: want lemma, a tab and its forms", line)
+			return pairs, fmt.Errorf("line %d: want lemma, a tab and its forms", line)
 		}
 		lemma := text[:tab]
 		if lemma <= prevLemma {
-			return nil, fmt.Errorf("line %d: lemma %q is out of order", line, lemma)
+			return pairs, fmt.Errorf("line %d: lemma %q is out of order", line, lemma)
 		}
 		prevLemma = lemma
 		id := uint32(len(t.lemmaStart)) // #nosec G115 -- a few thousand lemmas
 		off := uint32(lineStart)        // #nosec G115 -- the file is well under 4 GB
 		t.lemmaStart = append(t.lemmaStart, off)
 		t.lemmaEnd = append(t.lemmaEnd, off+uint32(tab)) // #nosec G115 -- tab < len(text)
-		prevFrom, prevLen := -1, len(lemma)              // the form before: -1 for the lemma, else its place in t.forms
-		for rest := text[tab+1:]; rest != ""; {
-			var enc string
-			enc, rest, _ = strings.Cut(rest, " ")
-			if enc == "" {
-				continue
-			}
-			n := int(enc[0] - '0')
-			if n < 0 || n > 9 || n > prevLen {
-				return nil, fmt.Errorf("line %d: form %q does not start with a shared-letter count of at most %d", line, enc, min(9, prevLen))
-			}
-			start := len(t.forms)
-			if prevFrom < 0 {
-				t.forms = append(t.forms, lemma[:n]...)
-			} else {
-				t.forms = append(t.forms, t.forms[prevFrom:prevFrom+n]...)
-			}
-			t.forms = append(t.forms, enc[1:]...)
-			prevFrom, prevLen = start, len(t.forms)-start
-			pairStart = append(pairStart, uint32(start))    // #nosec G115 -- well under 4 GB
-			pairEnd = append(pairEnd, uint32(len(t.forms))) // #nosec G115 -- well under 4 GB
-			pairLemma = append(pairLemma, id)
+		if err := t.readForms(&pairs, id, lemma, text[tab+1:]); err != nil {
+			return pairs, fmt.Errorf("line %d: %v", line, err)
 		}
 	}
-	if len(pairStart) == 0 {
-		return nil, fmt.Errorf("no forms")
+	return pairs, nil
+}
+
+// readForms decodes one lemma's forms into t.forms and pairs.
+func (t *Table) readForms(pairs *formPairs, id uint32, lemma, forms string) error {
+	prevFrom, prevLen := -1, len(lemma) // the form before: -1 for the lemma, else its place in t.forms
+	for rest := forms; rest != ""; {
+		var enc string
+		enc, rest, _ = strings.Cut(rest, " ")
+		if enc == "" {
+			continue
+		}
+		n := int(enc[0] - '0')
+		if n < 0 || n > 9 || n > prevLen {
+			return fmt.Errorf("form %q does not start with a shared-letter count of at most %d", enc, min(9, prevLen))
+		}
+		start := len(t.forms)
+		if prevFrom < 0 {
+			t.forms = append(t.forms, lemma[:n]...)
+		} else {
+			t.forms = append(t.forms, t.forms[prevFrom:prevFrom+n]...)
+		}
+		t.forms = append(t.forms, enc[1:]...)
+		prevFrom, prevLen = start, len(t.forms)-start
+		pairs.start = append(pairs.start, uint32(start))    // #nosec G115 -- well under 4 GB
+		pairs.end = append(pairs.end, uint32(len(t.forms))) // #nosec G115 -- well under 4 GB
+		pairs.lemma = append(pairs.lemma, id)
 	}
+	return nil
+}
+
+// index builds the open-addressed form table and each form's sorted lemma ids.
+func (t *Table) index(pairs formPairs) {
 	// At most half full, so a miss ends after a probe or two.
 	bits := uint(1)
-	for 1<<bits < 2*len(pairStart) {
+	for 1<<bits < 2*len(pairs.start) {
 		bits++
 	}
 	t.slots, t.slotsShift, t.slotsMask = make([]uint32, 1<<bits), 32-bits, 1<<bits-1
 	// Each distinct form once, with a chain through its pairs: head is the
 	// form's last pair + 1, next each pair's previous one + 1.
-	next := make([]uint32, len(pairStart))
-	for p := range pairStart {
-		form := t.forms[pairStart[p]:pairEnd[p]]
+	head := make([]uint32, 0, len(pairs.start))
+	next := make([]uint32, len(pairs.start))
+	for p := range pairs.start {
+		form := t.forms[pairs.start[p]:pairs.end[p]]
 		i := hash(form) >> t.slotsShift
 		for t.slots[i] != 0 && !bytes.Equal(t.form(t.slots[i]-1), form) {
 			i = (i + 1) & t.slotsMask
 		}
 		if t.slots[i] == 0 {
 			t.slots[i] = uint32(len(t.formStart)) + 1 // #nosec G115 -- fewer forms than pairs
-			t.formStart, t.formEnd = append(t.formStart, pairStart[p]), append(t.formEnd, pairEnd[p])
+			t.formStart, t.formEnd = append(t.formStart, pairs.start[p]), append(t.formEnd, pairs.end[p])
 			head = append(head, 0)
 		}
 		f := t.slots[i] - 1
@@ -219,12 +245,11 @@ func parse(gz []byte) (*Table, error) {
 	for f, h := range head {
 		from := len(t.ids)
 		for p := h; p != 0; p = next[p-1] {
-			if id := pairLemma[p-1]; !slices.Contains(t.ids[from:], id) {
+			if id := pairs.lemma[p-1]; !slices.Contains(t.ids[from:], id) {
 				t.ids = append(t.ids, id)
 			}
 		}
 		slices.Sort(t.ids[from:])
 		t.lemmasEnd[f] = uint32(len(t.ids)) // #nosec G115 -- well under 2^32
 	}
-	return t, nil
 }

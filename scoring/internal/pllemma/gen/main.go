@@ -63,10 +63,30 @@ func main() {
 	flag.Parse()
 	domain, prefixes := domainWords()
 	log.Printf("%d distinct Polish words and %d pattern prefixes in the bank, the lesson and the train split", len(domain), len(prefixes))
+	selected, closed := selectLemmas(domain, prefixes)
+	log.Printf("%d lemmas selected", len(selected))
+	forms := formsOf(selected, closed)
+	if *show != "" {
+		for _, w := range strings.Split(*show, ",") {
+			var ls []string
+			for lf, fs := range forms {
+				if fs[fold(w)] {
+					ls = append(ls, lf)
+				}
+			}
+			slices.Sort(ls)
+			fmt.Printf("%s → %v\n", w, ls)
+		}
+		return
+	}
+	write(forms)
+}
 
-	// Pass 1: which folded forms have a closed-class reading (those get no
-	// lemma at all), and which lemmas the domain's words are forms of.
-	closed := map[string]bool{}
+// selectLemmas returns the lemmas the domain's words attest or a pattern
+// prefix starts, and the folded forms with a closed-class reading (those get
+// no lemma at all).
+func selectLemmas(domain, prefixes map[string]bool) (selected, closed map[string]bool) {
+	closed = map[string]bool{}
 	readings := map[string]map[string]bool{} // domain word → its lemmas
 	scan(func(form, lemma string, open bool) {
 		f := fold(form)
@@ -85,7 +105,7 @@ func main() {
 	// form or a form of it alone. A word's other readings are mostly rare
 	// homographs ("uda" is also the plural of "udo", thigh; "musi" a form of
 	// "music", to force) that would make unrelated words match.
-	selected := map[string]bool{}
+	selected = map[string]bool{}
 	for f, ls := range readings {
 		if closed[f] {
 			continue
@@ -115,9 +135,11 @@ func main() {
 			}
 		}
 	})
-	log.Printf("%d lemmas selected", len(selected))
+	return selected, closed
+}
 
-	// Pass 2: every form of the selected lemmas, folded.
+// formsOf returns every form of the selected lemmas, folded, by folded lemma.
+func formsOf(selected, closed map[string]bool) map[string]map[string]bool {
 	forms := map[string]map[string]bool{} // lemma fold → form folds
 	scan(func(form, lemma string, open bool) {
 		if !open || !selected[lemma] {
@@ -132,20 +154,7 @@ func main() {
 		}
 		forms[lf][f] = true
 	})
-	if *show != "" {
-		for _, w := range strings.Split(*show, ",") {
-			var ls []string
-			for lf, fs := range forms {
-				if fs[fold(w)] {
-					ls = append(ls, lf)
-				}
-			}
-			slices.Sort(ls)
-			fmt.Printf("%s → %v\n", w, ls)
-		}
-		return
-	}
-	write(forms)
+	return forms
 }
 
 // scan calls fn for each reading of the dump whose lemma is a lower-case word
