@@ -64,7 +64,7 @@ func renderGoldmark(src string) (string, error) {
 // words and `code`, as goldmark renders them, at a fraction of the cost:
 // most option texts and explanations are such text, and rendering was a
 // fifth of loading a bank. It refuses (ok false) anything Markdown could
-// read as more: a line that starts with other than a letter, a quote or a
+// read as more: a line that starts with other than a letter, a quote, "(" or a
 // code span, or is indented, or ends in a space; outside code, any
 // character that opens inline syntax, an entity or markup; a code span
 // that is not one backtick each side of text on one line, or that starts

@@ -249,7 +249,7 @@ func splitYAMLKey(s string) (key string, after int, ok bool) {
 	if s[0] == '-' || s[0] == '.' { // "-x" and ".inf" are not plain ids
 		return "", 0, false
 	}
-	return s[:i], i + 1, true
+	return strings.Clone(s[:i]), i + 1, true // a key outlives the file's text, as values do
 }
 
 // maxPlainKey keeps keys far below the 1,024 characters YAML allows an

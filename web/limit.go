@@ -73,9 +73,9 @@ func (l *limiter) refill(b *bucket, now time.Time) {
 	b.at = now
 }
 
-// bucket returns key's bucket, refilled to now; a new key starts full.
+// bucketFor returns key's bucket, refilled to now; a new key starts full.
 // The caller holds l.mu.
-func (l *limiter) bucket(key string, now time.Time) *bucket {
+func (l *limiter) bucketFor(key string, now time.Time) *bucket {
 	b := l.buckets[key]
 	if b == nil {
 		l.makeRoom(now)
@@ -90,7 +90,7 @@ func (l *limiter) bucket(key string, now time.Time) *bucket {
 func (l *limiter) take(key string, now time.Time) (ok bool, wait time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucket(key, now)
+	b := l.bucketFor(key, now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
@@ -129,7 +129,7 @@ func (l *limiter) allows(key string, now time.Time) (ok bool, wait time.Duration
 func (l *limiter) charge(key string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucket(key, now)
+	b := l.bucketFor(key, now)
 	b.tokens--
 }
 

@@ -27,7 +27,12 @@ func loadBank(dir string) (*questions.Bank, questions.Problems) {
 	// serve hands the garbage back once it listens (debug.FreeOSMemory).
 	bankLoads.Lock()
 	defer bankLoads.Unlock()
-	defer debug.SetGCPercent(debug.SetGCPercent(loadGCPercent))
+	// Only ever raised: an operator's larger GOGC, or GOGC=off (-1), stays.
+	if prev := debug.SetGCPercent(loadGCPercent); prev < 0 || prev > loadGCPercent {
+		debug.SetGCPercent(prev)
+	} else {
+		defer debug.SetGCPercent(prev)
+	}
 	if dir == "" {
 		fsys, name := questions.Embedded()
 		return questions.Load(fsys, name)
