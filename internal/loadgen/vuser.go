@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // VUser is one simulated browser: its own cookies, the shared connections.
@@ -109,6 +110,9 @@ func (u *VUser) FormToken(ctx context.Context, path string) (string, error) {
 	}
 	if tok := u.CSRF(); status == http.StatusOK && tok != "" {
 		return tok, nil
+	}
+	if status != http.StatusOK {
+		return "", &StatusError{Step: "GET " + path, Status: status} // a 503 here is Busy, as on the POST
 	}
 	return "", fmt.Errorf("GET %s: status %d, no CSRF cookie", path, status)
 }
@@ -252,7 +256,11 @@ func (u *VUser) Control(ctx context.Context, roomID, csrf, action string, from i
 // Excerpt shortens a response body for an error message.
 func Excerpt(s string) string {
 	if len(s) > 200 {
-		s = s[:200]
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a character of a Thai or Vietnamese page
+		}
+		s = s[:cut]
 	}
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/internal/loadgen"
@@ -128,5 +130,25 @@ func TestStatusErrorSaysTheStepAndStatus(t *testing.T) {
 		if got := c.err.Error(); got != c.want {
 			t.Errorf("Error() = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// A busy server refusing the page a form comes from is Busy too, so the
+// load generator retries it as it retries the POST.
+func TestFormTokenFromABusyServerIsBusy(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "press again", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	_, err := loadgen.NewVUser(srv.URL, &http.Transport{}).FormToken(t.Context(), "/join?code=ABC")
+	if !loadgen.Busy(err) {
+		t.Errorf("FormToken against a 503: %v, want an error Busy reports", err)
+	}
+}
+
+func TestExcerptKeepsWholeCharacters(t *testing.T) {
+	got := loadgen.Excerpt("x" + strings.Repeat("ก", 100)) // 1 + 3 bytes each: byte 200 is inside one
+	if !utf8.ValidString(got) || len(got) > 200 {
+		t.Errorf("Excerpt = %q (%d bytes): want valid UTF-8 of at most 200 bytes", got, len(got))
 	}
 }
