@@ -53,3 +53,18 @@ func TestFailingScenario(t *testing.T) {
 		scenario.Step{Name: "never runs", Run: func(t *testing.T) { t.Log("step four ran") }},
 	)
 }
+
+// A step that skips (no browser, say) skips the rest rather than failing
+// the scenario; the later steps depend on it, so they do not run.
+func TestASkippedStepSkipsTheRest(t *testing.T) {
+	later := false
+	t.Run("scenario", func(t *testing.T) {
+		scenario.Run(t,
+			scenario.Step{Name: "skips", Run: func(t *testing.T) { t.Skip("nothing to run it on") }},
+			scenario.Step{Name: "later", Run: func(t *testing.T) { later = true }},
+		)
+	})
+	if later {
+		t.Error("a step after a skipped one ran")
+	}
+}
