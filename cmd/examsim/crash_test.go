@@ -56,10 +56,14 @@ func TestCrashKeepsAcknowledgedAnswers(t *testing.T) {
 				close(killed)
 			})
 		}
-		defer kill() // should a check stop this step early, the practice learners stop too
+		// Should a check stop this step early, the practice learners stop
+		// (kill, deferred last, runs first) and are waited for, so none
+		// writes its acknowledgements after the step has returned.
+		var practice sync.WaitGroup
+		defer practice.Wait()
+		defer kill()
 
 		// Practice learners submit answers one after another until the kill.
-		var practice sync.WaitGroup
 		for i := range 6 {
 			practice.Add(1)
 			go func() {
