@@ -27,6 +27,9 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	if err := checkAnswer(tx, form); err != nil {
 		return formError(c, err, func(_ int, reason string) error {
 			form.Error = reason
+			if !hasOption(tx, form.Choice) {
+				form.Choice = "" // the form keeps a real choice only, never a forged letter
+			}
 			return Render(c, http.StatusUnprocessableEntity, QuestionPage(q, tx, form))
 		})
 	}
@@ -70,8 +73,13 @@ func checkAnswer(tx *questions.Text, form answerForm) error {
 	switch {
 	case form.Choice == "":
 		return examsim.E(examsim.EINVALID, "practice.error_no_choice")
-	case !slices.ContainsFunc(tx.Options, func(o questions.Option) bool { return o.Letter == form.Choice }):
+	case !hasOption(tx, form.Choice):
 		return examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", form.Choice)
 	}
 	return scoring.CheckLength(form.Explanation)
+}
+
+// hasOption reports whether letter is one of the question's options.
+func hasOption(tx *questions.Text, letter string) bool {
+	return slices.ContainsFunc(tx.Options, func(o questions.Option) bool { return o.Letter == letter })
 }
