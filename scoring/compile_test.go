@@ -21,13 +21,23 @@ func TestLazyPatternsScoreAlikeWhenFirstUsedConcurrently(t *testing.T) {
 			Misconceptions: []Misconception{{ID: "forever", Penalty: 40, Patterns: []*Pattern{mustPattern(t, "retry* forever ~4")}}},
 		}
 	}
-	const text = "It is a transient error, so retry it later; it is not a permission problem."
+	scoresAlikeWhenFirstUsedConcurrently(t, rubric, "It is a transient error, so retry it later; it is not a permission problem.", 1)
+}
+
+// scoresAlikeWhenFirstUsedConcurrently scores text with a fresh rubric, then
+// with another fresh one from 8 goroutines at once (its first use), and
+// wants the same result each time; the serial score must hit the first hits
+// concepts, so the comparison is of a real score.
+func scoresAlikeWhenFirstUsedConcurrently(t *testing.T, rubric func() *Rubric, text string, hits int) {
+	t.Helper()
 	want, err := rubric().Score(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !want.Concepts[0].Hit {
-		t.Fatalf("the serial score misses the decisive concept: %+v", want)
+	for i := range hits {
+		if !want.Concepts[i].Hit {
+			t.Fatalf("the serial score misses concept %s: %+v", want.Concepts[i].ID, want)
+		}
 	}
 	shared := rubric()
 	got := make([]Result, 8)

@@ -51,7 +51,7 @@ func addLemmas(slots [][]term) {
 					q.ids = wordLemmas(tbl, tk.fold)
 				}
 				if len(q.ids) > 0 || q.lo < q.hi {
-					q.plain = wordID(wordKey{tk.norm, t.prefix && k == len(t.toks)-1, t.exact, false})
+					q.plain = wordID(wordKey{tk.norm, t.prefix && k == len(t.toks)-1, false, false}) // exact terms were skipped above
 					tk.lem, changed = &q, true
 				}
 			}

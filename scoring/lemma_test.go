@@ -2,10 +2,7 @@ package scoring
 
 import (
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/examsim/examsim"
 )
@@ -98,26 +95,7 @@ func TestPolishLemmasScoreAlikeWhenFirstUsedConcurrently(t *testing.T) {
 			{ID: "retry", Role: Supporting, Weight: 2, Patterns: []*Pattern{mustPattern(t, "{neg} ponowić")}},
 		}}
 	}
-	const text = "To błąd uprawnień, więc ponowienie nie pomoże: trzeba eskalować."
-	want, err := rubric().Score(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !want.Concepts[0].Hit || !want.Concepts[1].Hit {
-		t.Fatalf("the serial score misses a concept: %+v", want)
-	}
-	shared := rubric()
-	got := make([]Result, 8)
-	var wg sync.WaitGroup
-	for i := range got {
-		wg.Go(func() { got[i], _ = shared.Score(text) })
-	}
-	wg.Wait()
-	for i := range got {
-		if diff := cmp.Diff(want, got[i]); diff != "" {
-			t.Errorf("concurrent score %d differs (-serial +concurrent):\n%s", i, diff)
-		}
-	}
+	scoresAlikeWhenFirstUsedConcurrently(t, rubric, "To błąd uprawnień, więc ponowienie nie pomoże: trzeba eskalować.", 2)
 }
 
 // BenchmarkLemmatize is what noting the lemmas of a 500-character Polish
