@@ -62,6 +62,14 @@ func TestSandboxEveryScenarioBothAgentsEveryLanguage(t *testing.T) {
 						t.Errorf("%s %s: no stream URL for the player: %q", where, agent, stream)
 					}
 				}
+				// Each decision states its move once (review p2: it was
+				// printed in the event's head and again below it).
+				p.doc.Find(`[data-testid=ev-decision]`).Each(func(_ int, ev *goquery.Selection) {
+					move := strings.TrimSpace(ev.Find(`[data-testid=move]`).Text())
+					if head := ev.Find(`.ev-head`).Text(); move == "" || strings.Contains(head, move) {
+						t.Errorf("%s: a decision states its move %q in its head too: %q", where, move, strings.Join(strings.Fields(head), " "))
+					}
+				})
 				text := p.doc.Find("main").Text()
 				if m := untranslated.FindString(text); m != "" {
 					t.Errorf("%s: untranslated message id %q on the page", where, m)
@@ -492,5 +500,41 @@ func TestSandboxConsoleWithoutJavaScript(t *testing.T) {
 	}
 	if p := c.get("/sandbox/console?tool=drop_tables&lang=pl"); p.status != http.StatusBadRequest {
 		t.Errorf("an unknown tool: %d", p.status)
+	}
+}
+
+// TestSandboxJSONErrorsAreWhollyLocalised: a console call or an edited
+// result that is not JSON is refused in the learner's language, with where
+// it goes wrong, and no English from the JSON parser (review m10).
+func TestSandboxJSONErrorsAreWhollyLocalised(t *testing.T) {
+	c := newClient(t, newServer(t))
+	parserEnglish := regexp.MustCompile(`unexpected end|invalid character|JSON input|looking for|after object key|cannot unmarshal`)
+	for _, tt := range []struct {
+		lang, args, want string
+	}{
+		{"pl", `{"email": `, "urywa się za wcześnie"},
+		{"vi", `{"email": `, "kết thúc quá sớm"},
+		{"th", `{"email": `, "จบเร็วเกินไป"},
+		{"en", `{"email": `, "ends too early"},
+		{"pl", `{"email" "ana@slow.example"}`, "wiersz 1, kolumna 10"},
+		{"vi", "{\n  \"email\": x}", "dòng 2, cột 12"},
+		{"th", `{"email": "a",}`, "บรรทัด 1 คอลัมน์ 15"},
+	} {
+		p := c.post("/sandbox/console?tool=lookup_customer&lang="+tt.lang, "/sandbox/console", url.Values{
+			"tool": {"lookup_customer"}, "arguments": {tt.args}, "meta": {"{}"}, "action": {"call"}})
+		msg := p.text(`[data-testid=console-error]`)
+		if p.status != http.StatusUnprocessableEntity || !strings.Contains(msg, tt.want) || parserEnglish.MatchString(msg) {
+			t.Errorf("%s %q: %d %q, want %q and no parser English", tt.lang, tt.args, p.status, msg, tt.want)
+		}
+	}
+	for _, bad := range []string{`{"isError": tru`, `{"isError": true, "content": [{"type": "video"}]}`, `{"isError" true}`} {
+		for _, lang := range []string{"pl", "vi", "th"} {
+			p := c.post("/sandbox?scenario=transient&agent=structured&lang="+lang, "/sandbox/replay", url.Values{
+				"scenario": {"transient"}, "agent": {"structured"}, "call": {"1"}, "result": {bad}})
+			msg := p.text(`[data-testid=edit-error]`)
+			if p.status != http.StatusUnprocessableEntity || msg == "" || p.doc.Find("html").AttrOr("lang", "") != lang || parserEnglish.MatchString(msg) {
+				t.Errorf("%s %q: %d %q, want a localised editor error without the parser's English", lang, bad, p.status, msg)
+			}
+		}
 	}
 }
