@@ -328,7 +328,7 @@ func TestMCPEndpoint(t *testing.T) {
 		t.Errorf("protocol %s", v)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 5 {
+	if err != nil || len(tools.Tools) != len(sandbox.ToolNames) {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_order", Arguments: map[string]any{"order_id": "order-abc"}})
