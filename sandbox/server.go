@@ -201,7 +201,7 @@ func lookupCustomerTool() toolDef {
 				"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example, sam.ng@flaky.example, pat.kim@down.example. " +
 				"Any other well-formed email is a valid empty result: isError false, structuredContent {\"resultCount\": 0, \"results\": []} and a text saying the query ran and matched nothing — not an error. " +
 				"An email at slow.example times out (transient, isRetryable true): the first call for it in an MCP session starts a 4-second outage of the customer database; every call before it ends fails again, with retry_after_ms saying how long is left, and the first call after it succeeds. " +
-					"A call for it that carries _meta.progressToken is not failed: the tool waits out the outage itself, sends notifications/progress every half second while it waits, and then answers. " +
+				"A call for it that carries _meta.progressToken is not failed: the tool waits out the outage itself, sends notifications/progress every half second while it waits, and then answers. " +
 				"An email at flaky.example meets a failing replica on every other call (transient, no retry_after_ms): the next call reaches a healthy one. " +
 				"An email at down.example meets a database that stays down for 10 minutes; its errors can only hint retry_after_ms 2000, so retries run out and the agent must escalate. " +
 				"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
