@@ -538,3 +538,41 @@ func TestSandboxJSONErrorsAreWhollyLocalised(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxConsoleSchemaForm: each tool's form is built from its
+// inputSchema, a call from the form sends what the fields hold, and the raw
+// JSON shows what was sent.
+func TestSandboxConsoleSchemaForm(t *testing.T) {
+	c := newClient(t, newServer(t))
+	for _, tool := range sandbox.ToolNames {
+		p := c.get("/sandbox/console?tool=" + tool + "&lang=pl")
+		form := p.doc.Find(`[data-testid=schema-form]`)
+		if form.Length() != 1 || form.Find(`input[name^="arg."]`).Length() == 0 || form.Find(`label[for^="arg-"]`).Length() != form.Find(`input[name^="arg."]`).Length() {
+			t.Errorf("%s: no labelled form from the inputSchema", tool)
+		}
+	}
+	if typ := c.get("/sandbox/console?tool=issue_refund").doc.Find(`[data-testid=schema-field-amount_gbp]`).AttrOr("type", ""); typ != "number" {
+		t.Errorf("a number argument should be a number field, got %q", typ)
+	}
+	call := func(fields url.Values) *page {
+		fields.Set("tool", "issue_refund")
+		fields.Set("action", "call-form")
+		fields.Set("meta", "{}")
+		return c.post("/sandbox/console?tool=issue_refund&lang=vi", "/sandbox/console", fields)
+	}
+	ok := call(url.Values{"arg.order_id": {"#48213"}, "arg.amount_gbp": {"20.5"}})
+	if ok.doc.Find(`[data-testid=console-result]`).AttrOr("data-is-error", "") != "false" ||
+		!strings.Contains(ok.text(`[data-testid=console-request]`), `"amount_gbp": 20.5`) {
+		t.Errorf("a form call should send the number as a number: %q", ok.text(`[data-testid=console-request]`))
+	}
+	if got := ok.doc.Find(`[data-testid=console-args]`).Text(); !strings.Contains(got, `"order_id": "#48213"`) {
+		t.Errorf("the raw JSON should show what the form sent: %q", got)
+	}
+	if v := ok.doc.Find(`[data-testid=schema-field-amount_gbp]`).AttrOr("value", ""); v != "20.5" {
+		t.Errorf("the form should keep its values: %q", v)
+	}
+	bad := call(url.Values{"arg.order_id": {"#48213"}, "arg.amount_gbp": {"twenty"}})
+	if res := bad.doc.Find(`[data-testid=console-result]`); res.AttrOr("data-category", "") != "validation" {
+		t.Errorf("a number field holding text is sent as text, and the tool refuses it: %q", res.AttrOr("data-category", ""))
+	}
+}

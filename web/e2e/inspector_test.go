@@ -54,7 +54,7 @@ func inspect(t *testing.T, bin, home, url string, args ...string) (map[string]an
 
 // TestMCPInspectorCLI is the test with a real external client: the MCP
 // Inspector, a strict client that checks structuredContent against each
-// tool's outputSchema even for errors, lists the five tools and calls every
+// tool's outputSchema even for errors, lists the six tools and calls every
 // trigger.
 func TestMCPInspectorCLI(t *testing.T) {
 	bin := inspectorBin(t)
@@ -74,7 +74,7 @@ func TestMCPInspectorCLI(t *testing.T) {
 			t.Errorf("%s lacks an outputSchema or a description", tm["name"])
 		}
 	}
-	if got := strings.Join(names, ","); got != "get_financial_records,issue_refund,lookup_customer,lookup_order,search_sources" {
+	if got := strings.Join(names, ","); got != "book_courier,get_financial_records,issue_refund,lookup_customer,lookup_order,search_sources" {
 		t.Fatalf("tools = %s", got)
 	}
 
@@ -108,6 +108,10 @@ func TestMCPInspectorCLI(t *testing.T) {
 		{"rate-limited search", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=10"}, true, "transient", -1, 6, true},
 		{"only the missing sources", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=4", "--tool-arg", "offset=6"}, false, "", 4, 0, false},
 		{"offset past the corpus", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=5", "--tool-arg", "offset=6"}, true, "validation", -1, 0, false},
+		// The Inspector's CLI declares no elicitation, so the missing postcode
+		// comes back as the structured validation error.
+		{"postcode missing", []string{"--tool-name", "book_courier", "--tool-arg", "order_id=#12345", "--tool-arg", "street=10 Downing Street", "--tool-arg", "city=London"}, true, "validation", -1, 0, false},
+		{"courier booked", []string{"--tool-name", "book_courier", "--tool-arg", "order_id=#12345", "--tool-arg", "street=10 Downing Street", "--tool-arg", "city=London", "--tool-arg", "postcode=SW1A 2AA"}, false, "", -1, 0, false},
 		{"search within the limit", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=6"}, false, "", 6, 0, false},
 	}
 	for _, tt := range tests {
