@@ -576,3 +576,33 @@ func TestSandboxConsoleSchemaForm(t *testing.T) {
 		t.Errorf("a number field holding text is sent as text, and the tool refuses it: %q", res.AttrOr("data-category", ""))
 	}
 }
+
+// TestLearnExplainsTheMCPFeatures: the Learn page explains the lessons as
+// resources, progress and elicitation in each language, with the resource
+// URI of the learner's own language.
+func TestLearnExplainsTheMCPFeatures(t *testing.T) {
+	c := newClient(t, newServer(t))
+	seen := map[string]bool{}
+	for _, lang := range []string{"en", "vi", "pl", "th"} {
+		p := c.get("/learn/structured-errors?lang=" + lang)
+		sec := p.doc.Find(`[data-testid=learn-mcp]`)
+		if p.status != http.StatusOK || sec.Length() != 1 {
+			t.Fatalf("%s: no MCP section (%d)", lang, p.status)
+		}
+		if got := sec.Find(`[data-testid=learn-mcp-resources]`).Text(); !strings.Contains(got, sandbox.LessonURI("structured-errors", lang)) {
+			t.Errorf("%s: the resource URI should be this language's: %q", lang, got)
+		}
+		for _, k := range []string{"progress", "elicitation"} {
+			if sec.Find(`[data-testid=learn-mcp-`+k+`]`).Text() == "" {
+				t.Errorf("%s: no %s explanation", lang, k)
+			}
+		}
+		if m := untranslated.FindString(sec.Text()); m != "" {
+			t.Errorf("%s: untranslated %q", lang, m)
+		}
+		seen[sec.Find("h2").Text()] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("the section is not translated: %v", seen)
+	}
+}
