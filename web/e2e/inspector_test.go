@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/web/webtest"
 )
 
@@ -167,5 +169,47 @@ func TestMCPInspectorCLI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMCPInspectorCLILessonsAndProgress: the Inspector's CLI lists the
+// lessons as resources and reads one; and a slow.example call that carries
+// a progressToken is waited out and answered instead of failing. The CLI
+// itself runs its client with progress reporting off, so it prints no
+// notifications: that they are sent, live, is checked with the go-sdk client
+// (web) and in the browser console (TestSandboxConsoleRawRPCAndSchemaForm).
+func TestMCPInspectorCLILessonsAndProgress(t *testing.T) {
+	bin := inspectorBin(t)
+	app := webtest.Start(t)
+	url := app.URL + "/mcp"
+	home := t.TempDir()
+
+	list, code, stderr := inspect(t, bin, home, url, "--method", "resources/list")
+	if code != 0 {
+		t.Fatalf("resources/list exit %d: %s", code, stderr)
+	}
+	var uris []string
+	for _, r := range list["resources"].([]any) {
+		uris = append(uris, r.(map[string]any)["uri"].(string))
+	}
+	for _, lang := range []string{"en", "pl", "th", "vi"} {
+		if !slices.Contains(uris, "examsim://lessons/structured-errors/"+lang) {
+			t.Errorf("resources/list lacks the %s lesson: %v", lang, uris)
+		}
+	}
+	read, code, stderr := inspect(t, bin, home, url, "--method", "resources/read", "--uri", "examsim://lessons/structured-errors/pl")
+	contents, _ := read["contents"].([]any)
+	if code != 0 || len(contents) != 1 {
+		t.Fatalf("resources/read exit %d: %v %s", code, read, stderr)
+	}
+	if c := contents[0].(map[string]any); c["mimeType"] != "text/markdown" || !strings.HasPrefix(c["text"].(string), "# Ustrukturyzowane") {
+		t.Errorf("the Polish lesson as Markdown: %v", c["mimeType"])
+	}
+
+	start := time.Now()
+	res, code, stderr := inspect(t, bin, home, url, "--method", "tools/call",
+		"--tool-name", "lookup_customer", "--tool-arg", "email=jo.lee@slow.example", "--tool-metadata", "progressToken=p1")
+	if code != 0 || res["isError"] != false || time.Since(start) < sandbox.SlowOutage {
+		t.Fatalf("with a progress token the call should wait out the outage and succeed: exit %d after %s: %v %s", code, time.Since(start), res, stderr)
 	}
 }
