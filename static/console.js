@@ -71,7 +71,7 @@
     if (this.session) return Promise.resolve();
     var self = this;
     var init = { jsonrpc: "2.0", id: 0, method: "initialize", params: {
-      protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "examsim-console-browser", version: "1.0.0" } } };
+      protocolVersion: PROTOCOL, capabilities: { elicitation: { form: {} } }, clientInfo: { name: "examsim-console-browser", version: "1.0.0" } } };
     return this.exchange(init, function () {}).then(function (r) {
       self.session = r.session;
       if (!self.session) throw new Error("no Mcp-Session-Id");
@@ -142,8 +142,10 @@
     });
   };
 
-  // note lists one message from the server, as it arrived.
+  // note lists one message from the server, as it arrived; a question for
+  // the user (elicitation/create) also gets a form to answer it.
   Panel.prototype.note = function (m) {
+    if (m.method === "elicitation/create" && m.id !== undefined) this.elicit(m);
     var li = document.createElement("li");
     li.setAttribute("data-testid", "rpc-notification");
     li.setAttribute("data-method", m.method || "");
@@ -156,5 +158,68 @@
     li.appendChild(pre);
     this.notes.appendChild(li);
     this.none.hidden = true;
+  };
+
+  // elicit shows the server's question as a form built from its
+  // requestedSchema; the answer (or a decline) goes back as the JSON-RPC
+  // response to the server's request, while the tool call waits.
+  Panel.prototype.elicit = function (m) {
+    var self = this;
+    var params = m.params || {};
+    var props = (params.requestedSchema && params.requestedSchema.properties) || {};
+    var box = document.createElement("form");
+    box.className = "card elicit";
+    box.setAttribute("data-testid", "rpc-elicit");
+    var p = document.createElement("p");
+    var strong = document.createElement("strong");
+    strong.textContent = this.form.dataset.msgElicit + " ";
+    p.appendChild(strong);
+    p.appendChild(document.createTextNode(params.message || ""));
+    box.appendChild(p);
+    Object.keys(props).forEach(function (name, i) {
+      var id = "elicit-" + m.id + "-" + i;
+      var label = document.createElement("label");
+      label.className = "block";
+      label.htmlFor = id;
+      label.textContent = props[name].title || name;
+      var input = document.createElement("input");
+      input.id = id;
+      input.name = name;
+      input.setAttribute("data-testid", "rpc-elicit-" + name);
+      if (props[name].type === "number" || props[name].type === "integer") input.type = "number";
+      box.appendChild(label);
+      box.appendChild(input);
+    });
+    var actions = document.createElement("p");
+    actions.className = "actions";
+    [["accept", "button primary", this.form.dataset.msgElicitAccept], ["decline", "button", this.form.dataset.msgElicitDecline]].forEach(function (b) {
+      var btn = document.createElement("button");
+      btn.type = "submit";
+      btn.value = b[0];
+      btn.className = b[1];
+      btn.textContent = b[2];
+      btn.setAttribute("data-testid", "rpc-elicit-" + b[0]);
+      actions.appendChild(btn);
+    });
+    box.appendChild(actions);
+    box.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var action = (e.submitter && e.submitter.value) || "accept";
+      var result = { action: action };
+      if (action === "accept") {
+        result.content = {};
+        Object.keys(props).forEach(function (name) {
+          var v = box.elements[name].value;
+          var t = props[name].type;
+          result.content[name] = (t === "number" || t === "integer") ? Number(v) : v;
+        });
+      }
+      box.remove();
+      fetch("/mcp", { method: "POST", headers: self.headers(), body: JSON.stringify({ jsonrpc: "2.0", id: m.id, result: result }) })
+        .catch(function (err) { self.fail(self.form.dataset.msgFailed + " (" + err.message + ")"); });
+    });
+    this.notes.parentNode.insertBefore(box, this.notes);
+    var first = box.querySelector("input");
+    if (first) first.focus();
   };
 })();

@@ -226,4 +226,13 @@ func TestSandboxConsoleRawRPCAndSchemaForm(t *testing.T) {
 	if err != nil || n < 5 {
 		t.Errorf("want a progress notification every half second of the 4 s wait, got %d (%v)", n, err)
 	}
+	do(t, ctx, "book_courier without a postcode asks the user",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-params]`), `{"name": "book_courier", "arguments": {"order_id": "#12345", "street": "10 Downing Street", "city": "London"}}`),
+		chromedp.Click(chromedp.CSS(`[data-testid=rpc-send]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=rpc-elicit-postcode]`)))
+	checkAccessibility(t, ctx, "console elicitation form (en)")
+	do(t, ctx, "answer with the postcode",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-elicit-postcode]`), "SW1A 2AA"),
+		chromedp.Click(chromedp.CSS(`[data-testid=rpc-elicit-accept]`)),
+		waitText(`[data-testid=rpc-response]`, `"status": "booked"`))
 }
