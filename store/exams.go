@@ -43,15 +43,15 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 	}
 	defer tx.Rollback()
 	topics, _ := json.Marshal(examsim.NonNil(e.Topics))
-	res, err := tx.ExecContext(ctx, `INSERT INTO exams
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO exams
 		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		e.LearnerID, string(e.Lang), string(topics), e.Concept, e.MissedOnly, e.PassMark, e.Seed,
-		formatTime(e.StartedAt), formatTime(e.Deadline))
+		formatTime(e.StartedAt), formatTime(e.Deadline)).Scan(&id)
 	if err != nil {
 		return dbError(err)
 	}
-	id, _ := res.LastInsertId()
 	for _, it := range e.Items {
 		order, _ := json.Marshal(examsim.NonNil(it.Options))
 		if _, err := tx.ExecContext(ctx, `INSERT INTO exam_items (exam_id, position, question_id, option_order) VALUES (?, ?, ?, ?)`,

@@ -20,15 +20,14 @@ func (s *PredictionService) CreatePrediction(ctx context.Context, p *examsim.Pre
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.db.now()
 	}
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO predictions
+	err := s.db.db.QueryRowContext(ctx, `INSERT INTO predictions
 		(learner_id, scenario, agent, generic, decision, predicted, expected, correct, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		p.LearnerID, p.Scenario, p.Agent, p.Generic, p.Decision, p.Predicted, p.Expected, p.Correct,
-		p.CreatedAt.Format(time.RFC3339Nano))
+		p.CreatedAt.Format(time.RFC3339Nano)).Scan(&p.ID)
 	if err != nil {
 		return dbError(err)
 	}
-	p.ID, _ = res.LastInsertId()
 	return nil
 }
 
