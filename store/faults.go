@@ -14,6 +14,9 @@ import (
 // succeeds once the operator has fixed the disk; SQLite needs no restart.
 // Detail, which goes to the log, tells the operator what to do.
 func storageError(kind errKind, err error) error {
+	if isPostgresError(err) {
+		return pgStorageError(kind, err)
+	}
 	switch kind {
 	case kindFull:
 		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_full",

@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/examsim/examsim"
 )
 
 // The PostgreSQL side of the dialect seam. The services write one SQL text
@@ -223,4 +225,25 @@ func pgErrorKind(err error) (errKind, bool) {
 func isConnError(err error) bool {
 	var ce *pgconn.ConnectError
 	return errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn)
+}
+
+func isPostgresError(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe)
+}
+
+// pgStorageError is storageError for PostgreSQL: the write was rolled back
+// whole, and the same request succeeds once the operator has fixed the
+// server.
+func pgStorageError(kind errKind, err error) error {
+	switch kind {
+	case kindFull:
+		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_full",
+			Detail: err.Error() + "; free space on the PostgreSQL server's disk: writes resume by themselves"}
+	case kindReadOnly:
+		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_readonly",
+			Detail: err.Error() + "; the URL reaches a read-only server (a standby?): point --db at the primary"}
+	}
+	return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable",
+		Detail: err.Error() + "; the PostgreSQL server failed a read or write: check its log"}
 }
