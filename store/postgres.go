@@ -6,8 +6,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -224,7 +227,9 @@ func pgErrorKind(err error) (errKind, bool) {
 // or restarting, and a retry may succeed once it is back.
 func isConnError(err error) bool {
 	var ce *pgconn.ConnectError
-	return errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn)
+	var ne net.Error
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 func isPostgresError(err error) bool {
@@ -246,4 +251,95 @@ func pgStorageError(kind errKind, err error) error {
 	}
 	return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable",
 		Detail: err.Error() + "; the PostgreSQL server failed a read or write: check its log"}
+}
+
+// serveLock is the advisory lock a serving instance holds on its database.
+const serveLock = migrationsLock + 1
+
+// DisplayName is how a --db value is shown in messages and logs: a path as
+// it is, a URL without its password.
+func DisplayName(path string) string {
+	if IsPostgresURL(path) {
+		return redactURL(path)
+	}
+	return path
+}
+
+// LockPostgresForServing is LockForServing for a PostgreSQL database: a
+// session advisory lock, held on a connection of its own, so a second
+// examsim serve on the same database is refused as on SQLite (live rooms
+// are kept in one server's memory). PostgreSQL drops the lock with the
+// session, so a killed server leaves none behind. If the connection breaks
+// (PostgreSQL restarted), the lock is taken again once the server is back;
+// onLost hears about each failure to do so.
+func (db *DB) LockPostgresForServing(ctx context.Context, url string, onLost func(error)) (release func() error, err error) {
+	conn, err := db.tryServeLock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if conn == nil {
+		return nil, &InUseError{Path: redactURL(url), LockPath: fmt.Sprintf("the advisory lock %d", serveLock)}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(serveLockCheck)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				if conn != nil {
+					_ = conn.Close() // ends the session, and the lock with it
+				}
+				return
+			case <-tick.C:
+			}
+			if conn != nil {
+				pctx, cancel := context.WithTimeout(context.Background(), serveLockCheck)
+				err := conn.PingContext(pctx)
+				cancel()
+				if err == nil {
+					continue
+				}
+				_ = conn.Close() // broken: its session, and the lock, are gone
+				conn = nil
+			}
+			c, err := db.tryServeLock(context.Background())
+			switch {
+			case err != nil:
+				onLost(fmt.Errorf("the serving lock on PostgreSQL is lost while the server is unreachable (%w); retrying", err))
+			case c == nil:
+				onLost(errors.New("another examsim serve took the serving lock on this database while PostgreSQL was unreachable; stop one of them"))
+			default:
+				conn = c
+			}
+		}
+	}()
+	return func() error {
+		close(stop)
+		<-done
+		return nil
+	}, nil
+}
+
+// serveLockCheck is how often the serving lock's connection is checked.
+const serveLockCheck = 5 * time.Second
+
+// tryServeLock takes the serving lock on a new connection: nil if another
+// session holds it.
+func (db *DB) tryServeLock(ctx context.Context) (*sql.Conn, error) {
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
+		return nil, connectError(err)
+	}
+	var ok bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(?)`, serveLock).Scan(&ok); err != nil {
+		_ = conn.Close() // the lock's error is the one to report
+		return nil, fmt.Errorf("taking the serving lock: %w", err)
+	}
+	if !ok {
+		_ = conn.Close()
+		return nil, nil
+	}
+	return conn, nil
 }

@@ -45,7 +45,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("EXAMSIM_ADDR", "127.0.0.1:8080"), "address to listen on (EXAMSIM_ADDR)")
-	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, created and migrated on first start (EXAMSIM_DB)")
+	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, created and migrated on first start, or a postgres:// URL (EXAMSIM_DB)")
 	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (EXAMSIM_QUESTIONS; default: the bank built into the binary)")
 	mcpAnyHost := fs.Bool("mcp-allow-any-host", envOr("EXAMSIM_MCP_ALLOW_ANY_HOST", "") == "1",
 		"let /mcp answer requests with a non-local Host header that reach a loopback address, e.g. behind a reverse proxy that checks Host itself (EXAMSIM_MCP_ALLOW_ANY_HOST=1)")
@@ -81,7 +81,10 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 
 // openServingDB takes the one-server lock on the database and opens it. The
 // caller closes db, then calls release: the lock outlives the database.
-func openServingDB(ctx context.Context, path string, stderr io.Writer) (db *store.DB, release func() error, code int) {
+func openServingDB(ctx context.Context, path string, stderr io.Writer, logger *slog.Logger) (db *store.DB, release func() error, code int) {
+	if store.IsPostgresURL(path) {
+		return openServingPostgres(ctx, path, stderr, logger)
+	}
 	release, err := store.LockForServing(path)
 	var inUse *store.InUseError
 	if errors.As(err, &inUse) {
@@ -96,6 +99,30 @@ func openServingDB(ctx context.Context, path string, stderr io.Writer) (db *stor
 	if err != nil {
 		_ = release() // the open error is the one to report
 		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		return nil, nil, 1
+	}
+	return db, release, 0
+}
+
+// openServingPostgres opens and migrates a PostgreSQL database and takes its
+// serving lock; each failure says what to fix.
+func openServingPostgres(ctx context.Context, url string, stderr io.Writer, logger *slog.Logger) (*store.DB, func() error, int) {
+	name := store.DisplayName(url)
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n", name, err)
+		return nil, nil, 1
+	}
+	release, err := db.LockPostgresForServing(ctx, url, func(err error) { logger.Error("database", "err", err) })
+	var inUse *store.InUseError
+	if errors.As(err, &inUse) {
+		_ = db.Close() // the lock's error is the one to report
+		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another database.\n", err)
+		return nil, nil, 1
+	}
+	if err != nil {
+		_ = db.Close() // the lock's error is the one to report
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\n", name, err)
 		return nil, nil, 1
 	}
 	return db, release, 0
@@ -118,7 +145,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	}
-	db, release, code := openServingDB(ctx, o.dbPath, stderr)
+	db, release, code := openServingDB(ctx, o.dbPath, stderr, logger)
 	if code != 0 {
 		return code
 	}
@@ -159,7 +186,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if o.tlsConfig != nil {
 		scheme = "https"
 	}
-	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), o.dbPath)
+	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), store.DisplayName(o.dbPath))
 	return serveUntilDone(ctx, srv, ln, hub, db, stdout, stderr)
 }
 
