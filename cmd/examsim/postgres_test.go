@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/internal/pgtest"
+	"github.com/examsim/examsim/store"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -85,5 +87,45 @@ func TestServeOnPostgres(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "panic") || strings.Contains(out.String(), "goroutine ") {
 		t.Errorf("the server's output has a stack trace:\n%s", out.String())
+	}
+}
+
+// examsim migrate-db: a SQLite database moves into an empty PostgreSQL one
+// and its accounts log in there; a second run into the now full database is
+// refused, as is a copy while a server runs on the source.
+func TestMigrateDB(t *testing.T) {
+	ctx := context.Background()
+	from := filepath.Join(t.TempDir(), "examsim.db")
+	const password = "mig-Test-pass-7421"
+	if code, out, errOut := runCmd(t, password+"\n", "user", "add", "mig_admin", "--role", "admin", "--db", from); code != 0 {
+		t.Fatalf("user add exited %d: %s%s", code, out, errOut)
+	}
+	to := pgtest.URL(t)
+	code, out, errOut := runCmd(t, "", "migrate-db", "--from", from, "--to", to)
+	if code != 0 || !strings.Contains(out, "learners") || !strings.Contains(out, "1 rows, the same in both") {
+		t.Fatalf("migrate-db exited %d:\n%s%s", code, out, errOut)
+	}
+	db, err := store.Open(ctx, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if l, err := store.NewLearnerService(db).Authenticate(ctx, "mig_admin", password); err != nil || l.Role != "admin" {
+		t.Errorf("the account after the move: %v %v", l, err)
+	}
+	code, _, errOut = runCmd(t, "", "migrate-db", "--from", from, "--to", to)
+	if code != 1 || !strings.Contains(errOut, "not empty") {
+		t.Errorf("a second migrate-db exited %d: %s", code, errOut)
+	}
+
+	srvCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	srvOut, srvCode := serveInProcess(srvCtx, "--db", from)
+	if exited, c := waitServing(t, srvOut, srvCode); exited {
+		t.Fatalf("serve exited %d:\n%s", c, srvOut.String())
+	}
+	code, _, errOut = runCmd(t, "", "migrate-db", "--from", from, "--to", pgtest.URL(t))
+	if code != 1 || !strings.Contains(errOut, "Stop it first") {
+		t.Errorf("migrate-db beside a running server exited %d: %s", code, errOut)
 	}
 }
