@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/store"
 )
@@ -52,7 +54,11 @@ var bankOnce = sync.OnceValues(func() (*questions.Bank, questions.Problems) {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"))
+	path := filepath.Join(t.TempDir(), "class.db")
+	if admin := os.Getenv("EXAMSIM_TEST_POSTGRES"); admin != "" {
+		path = pgtest.DatabaseOn(t, admin) // the suite on PostgreSQL, as webtest does
+	}
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

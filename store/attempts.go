@@ -94,7 +94,7 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 // ListAttempts returns a learner's attempts, newest first.
 func (s *AttemptService) ListAttempts(ctx context.Context, learnerID int64, limit int) ([]*examsim.Attempt, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM `+attemptsWithGrades+` WHERE a.learner_id = ? ORDER BY a.id DESC LIMIT ?`,
-		learnerID, limit)
+		learnerID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

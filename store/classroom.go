@@ -194,7 +194,7 @@ func (s *ClassroomService) findRunWhere(ctx context.Context, notFound, where str
 
 func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassRun, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+runColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
-		hostID, limit)
+		hostID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -106,4 +107,13 @@ func isConstraint(err error) bool {
 func isForeignKey(err error) bool {
 	k, ok := kindOf(err)
 	return ok && k == kindForeignKey
+}
+
+// limitArg is a LIMIT's argument: a negative limit is no limit, as SQLite
+// reads LIMIT -1, where PostgreSQL would refuse it.
+func limitArg(limit int) int64 {
+	if limit < 0 {
+		return math.MaxInt64
+	}
+	return int64(limit)
 }

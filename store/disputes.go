@@ -303,7 +303,7 @@ func (s *DisputeService) ListGradable(ctx context.Context, scope examsim.Grading
 			return nil, err
 		}
 		recent, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NULL AND g.band IS NULL`+notClassCopy(kind)+` ORDER BY `+id+` DESC LIMIT ?`,
-			append(scopeArgs(scope), limit)...)
+			append(scopeArgs(scope), limitArg(limit))...)
 		if err != nil {
 			return nil, err
 		}

@@ -151,7 +151,7 @@ func (s *ExamService) FindExam(ctx context.Context, id int64) (*examsim.Exam, er
 
 func (s *ExamService) ListExams(ctx context.Context, learnerID int64, limit int) ([]*examsim.Exam, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+examColumns+` FROM exams WHERE learner_id = ? ORDER BY id DESC LIMIT ?`,
-		learnerID, limit)
+		learnerID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

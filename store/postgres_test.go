@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/store"
 )
@@ -100,5 +102,55 @@ func TestPostgresConnectionErrors(t *testing.T) {
 				t.Errorf("the error shows the password: %v", err)
 			}
 		})
+	}
+}
+
+// While PostgreSQL is down a write fails as unavailable (worth a retry, not
+// an internal error), and once it is back writes succeed again with no
+// restart of examsim.
+func TestPostgresRecoversAfterARestart(t *testing.T) {
+	c := pgtest.Private(t)
+	ctx := context.Background()
+	db, err := store.Open(ctx, c.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ls := store.NewLearnerService(db)
+	if _, err := ls.CreateAnonymous(ctx); err != nil {
+		t.Fatal(err)
+	}
+	unavailable := func(err error) bool {
+		var e *examsim.Error
+		return errors.As(err, &e) && e.Code == examsim.EUNAVAILABLE
+	}
+	if err := c.Halt(); err != nil {
+		t.Fatal(err)
+	}
+	// The first writes meet the connections the shutdown ended, the later
+	// ones a server that refuses connections.
+	for i := range 3 {
+		if _, err := ls.CreateAnonymous(ctx); !unavailable(err) {
+			t.Errorf("write %d while PostgreSQL is down: %v, want EUNAVAILABLE", i, err)
+		} else {
+			t.Logf("write %d while PostgreSQL is down: %v", i, err)
+		}
+	}
+	if err := c.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	// Connections the restart broke are replaced as they fail.
+	for try := 0; ; try++ {
+		_, err := ls.CreateAnonymous(ctx)
+		if err == nil {
+			break
+		}
+		if !unavailable(err) {
+			t.Fatalf("a write after PostgreSQL came back: %v, want EUNAVAILABLE or success", err)
+		}
+		if try == 30 {
+			t.Fatalf("writes still fail 30 tries after PostgreSQL came back: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

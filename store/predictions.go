@@ -34,7 +34,7 @@ func (s *PredictionService) CreatePrediction(ctx context.Context, p *examsim.Pre
 // ListPredictions returns a learner's predictions, newest first.
 func (s *PredictionService) ListPredictions(ctx context.Context, learnerID int64, limit int) ([]*examsim.Prediction, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, learner_id, scenario, agent, generic, decision, predicted, expected, correct, created_at
-		FROM predictions WHERE learner_id = ? ORDER BY id DESC LIMIT ?`, learnerID, limit)
+		FROM predictions WHERE learner_id = ? ORDER BY id DESC LIMIT ?`, learnerID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -34,6 +35,8 @@ import (
 // Cluster is a running PostgreSQL server owned by this process.
 type Cluster struct {
 	dir   string // the folder holding the data directory, the socket and the log
+	bin   string
+	cred  *syscall.Credential
 	port  int
 	cmd   *exec.Cmd
 	done  chan error // the postmaster's exit
@@ -43,6 +46,7 @@ type Cluster struct {
 }
 
 var (
+	binDir     string
 	shared     *Cluster
 	missing    string // why PostgreSQL is not available, "" when it is
 	startError error
@@ -62,6 +66,7 @@ func Main(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "pgtest: skipping the PostgreSQL tests: %s (install postgresql to run them)\n", why)
 		os.Exit(m.Run())
 	}
+	binDir = bin
 	c, err := Start(bin)
 	if err != nil {
 		// Every PostgreSQL test fails with this error; the others still run.
@@ -143,7 +148,7 @@ func Start(bin string) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
-	c := &Cluster{dir: dir, done: make(chan error, 1)}
+	c := &Cluster{dir: dir, bin: bin, done: make(chan error, 1)}
 	fail := func(err error) (*Cluster, error) {
 		_ = os.RemoveAll(dir) // the start's error is the one to report
 		return nil, err
@@ -152,6 +157,7 @@ func Start(bin string) (*Cluster, error) {
 	if err != nil {
 		return fail(err)
 	}
+	c.cred = cred
 	if cred != nil {
 		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
 			return fail(fmt.Errorf("pgtest: giving %s to the postgres user: %w", dir, err))
@@ -293,8 +299,8 @@ func dbName(url string) string {
 func (c *Cluster) Stop() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cmd == nil {
-		return nil
+	if c.cmd == nil { // halted
+		return os.RemoveAll(c.dir)
 	}
 	_ = c.admin.Close()
 	_ = c.cmd.Process.Signal(syscall.SIGINT) // fast shutdown
@@ -313,4 +319,87 @@ func (c *Cluster) Stop() error {
 	}
 	c.cmd = nil
 	return errors.Join(err, os.RemoveAll(c.dir))
+}
+
+// DatabaseOn makes a fresh database for this test on the server that
+// adminURL (a superuser's postgres:// URL) reaches, drops it when the test
+// ends, and returns its URL: for running a whole suite on PostgreSQL, as
+// EXAMSIM_TEST_POSTGRES does for the web tests.
+func DatabaseOn(tb testing.TB, adminURL string) string {
+	tb.Helper()
+	admin, err := sql.Open("pgx", adminURL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), onNext.Add(1))
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, `CREATE DATABASE `+name); err != nil { // #nosec G202 -- a name made here
+		_ = admin.Close()
+		tb.Fatalf("pgtest: create database on %s: %v", adminURL, err)
+	}
+	tb.Cleanup(func() {
+		defer admin.Close()
+		if _, err := admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`); err != nil { // #nosec G202 -- a name made here
+			tb.Errorf("pgtest: drop database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(adminURL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+var onNext atomic.Int64
+
+// Private starts a cluster for this test alone, for tests that stop and
+// restart PostgreSQL under a running examsim, and removes it at the end.
+func Private(tb testing.TB) *Cluster {
+	tb.Helper()
+	if missing != "" {
+		tb.Skip("PostgreSQL is not installed")
+	}
+	if binDir == "" {
+		tb.Fatal("pgtest: the test binary has no TestMain calling pgtest.Main")
+	}
+	c, err := Start(binDir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			tb.Error(err)
+		}
+	})
+	return c
+}
+
+// URL is the URL of a database on the cluster (no database is made).
+func (c *Cluster) URL(db string) string { return c.url(db) }
+
+// Halt stops the server as an operator's fast shutdown does, keeping its
+// data for Resume.
+func (c *Cluster) Halt() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil {
+		return errors.New("pgtest: the cluster is not running")
+	}
+	_ = c.admin.Close()
+	_ = c.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-c.done:
+	case <-time.After(30 * time.Second):
+		return errors.New("pgtest: postgres did not stop in 30s")
+	}
+	c.cmd = nil
+	return nil
+}
+
+// Resume starts a halted server again on the same port and data.
+func (c *Cluster) Resume() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.startServer(c.bin, filepath.Join(c.dir, "data"), c.cred)
 }

@@ -6,6 +6,7 @@ package webtest
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
@@ -96,7 +98,13 @@ func Start(tb testing.TB, opts ...Option) *App {
 		opt(&o)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "examsim.db"))
+	path := filepath.Join(tb.TempDir(), "examsim.db")
+	if admin := os.Getenv("EXAMSIM_TEST_POSTGRES"); admin != "" {
+		// The web suite on PostgreSQL: a fresh database per test on the
+		// server this URL reaches (see README, "When one machine is not enough").
+		path = pgtest.DatabaseOn(tb, admin)
+	}
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		tb.Fatal(err)
 	}
