@@ -129,3 +129,10 @@ func TestMigrateDB(t *testing.T) {
 		t.Errorf("migrate-db beside a running server exited %d: %s", code, errOut)
 	}
 }
+
+// eachDB runs a command's test on a SQLite file and on a PostgreSQL
+// database: the same commands, the same assertions.
+func eachDB(t *testing.T, test func(t *testing.T, db string)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, filepath.Join(t.TempDir(), "examsim.db")) })
+	t.Run("postgres", func(t *testing.T) { test(t, pgtest.URL(t)) })
+}
