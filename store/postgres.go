@@ -271,7 +271,8 @@ func DisplayName(path string) string {
 // are kept in one server's memory). PostgreSQL drops the lock with the
 // session, so a killed server leaves none behind. If the connection breaks
 // (PostgreSQL restarted), the lock is taken again once the server is back;
-// onLost hears about each failure to do so.
+// onLost hears about each failure to do so, with ErrServingLockTaken when
+// another server took it meanwhile: then the caller must stop serving.
 func (db *DB) LockPostgresForServing(ctx context.Context, url string, onLost func(error)) (release func() error, err error) {
 	conn, err := db.tryServeLock(ctx)
 	if err != nil {
@@ -309,7 +310,7 @@ func (db *DB) LockPostgresForServing(ctx context.Context, url string, onLost fun
 			case err != nil:
 				onLost(fmt.Errorf("the serving lock on PostgreSQL is lost while the server is unreachable (%w); retrying", err))
 			case c == nil:
-				onLost(errors.New("another examsim serve took the serving lock on this database while PostgreSQL was unreachable; stop one of them"))
+				onLost(ErrServingLockTaken)
 			default:
 				conn = c
 			}
@@ -321,6 +322,12 @@ func (db *DB) LockPostgresForServing(ctx context.Context, url string, onLost fun
 		return nil
 	}, nil
 }
+
+// ErrServingLockTaken is what a server hears when another took its
+// database's serving lock while PostgreSQL was restarting: two servers
+// would split the live rooms, so this one must stop (the other resumes the
+// rooms from the database).
+var ErrServingLockTaken = errors.New("another examsim serve took the serving lock on this database while PostgreSQL was unreachable")
 
 // serveLockCheck is how often the serving lock's connection is checked.
 const serveLockCheck = 5 * time.Second

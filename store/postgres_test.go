@@ -154,3 +154,71 @@ func TestPostgresRecoversAfterARestart(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// The serving lock refuses a second server. A PostgreSQL restart ends the
+// session that held it: the server then takes it again, or, if another
+// server started meanwhile took it first, hears ErrServingLockTaken (and
+// serve stops). Never do two servers hold the database unknowingly.
+func TestPostgresServingLockAfterARestart(t *testing.T) {
+	c := pgtest.Private(t)
+	ctx := context.Background()
+	url := c.URL("postgres")
+	open := func() *store.DB {
+		db, err := store.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	first, second := open(), open()
+	lost := make(chan error, 100)
+	release, err := first.LockPostgresForServing(ctx, url, func(err error) { lost <- err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	var inUse *store.InUseError
+	if _, err := second.LockPostgresForServing(ctx, url, func(error) {}); !errors.As(err, &inUse) {
+		t.Fatalf("a second server took the lock: %v", err)
+	}
+	for _, race := range []bool{false, true} {
+		if err := c.Halt(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Resume(); err != nil {
+			t.Fatal(err)
+		}
+		if !race {
+			// The first server's check (every 5 s) finds its session gone
+			// and takes the lock again.
+			time.Sleep(7 * time.Second)
+			if _, err := second.LockPostgresForServing(ctx, url, func(error) {}); !errors.As(err, &inUse) {
+				t.Fatalf("after the restart a second server took the lock the first one had retaken: %v", err)
+			}
+			continue
+		}
+		// A second server starting right after the restart may win the lock.
+		var r func() error
+		deadline := time.Now().Add(5 * time.Second)
+		for r == nil && time.Now().Before(deadline) {
+			r, _ = second.LockPostgresForServing(ctx, url, func(error) {})
+			time.Sleep(20 * time.Millisecond)
+		}
+		if r == nil {
+			t.Log("the first server retook the lock before the second tried")
+			return
+		}
+		defer r()
+		for {
+			select {
+			case err := <-lost:
+				if errors.Is(err, store.ErrServingLockTaken) {
+					return // the first server knows to stop
+				}
+			case <-time.After(15 * time.Second):
+				t.Fatal("the second server holds the lock and the first was not told")
+			}
+		}
+	}
+}
