@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -54,11 +53,7 @@ var bankOnce = sync.OnceValues(func() (*questions.Bank, questions.Problems) {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "class.db")
-	if admin := os.Getenv("EXAMSIM_TEST_POSTGRES"); admin != "" {
-		path = pgtest.DatabaseOn(t, admin) // the suite on PostgreSQL, as webtest does
-	}
-	db, err := store.Open(ctx, path)
+	db, err := store.Open(ctx, pgtest.ForSuite(t, filepath.Join(t.TempDir(), "class.db")))
 	if err != nil {
 		t.Fatal(err)
 	}

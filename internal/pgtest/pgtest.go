@@ -46,16 +46,23 @@ type Cluster struct {
 }
 
 var (
-	binDir     string
-	shared     *Cluster
-	missing    string // why PostgreSQL is not available, "" when it is
-	startError error
+	binDir  string
+	missing string // why PostgreSQL is not available, "" when it is
+	inMain  bool   // Main runs this binary's tests
+
+	// The shared cluster, started by the first test that needs it, so a
+	// test binary that has none pays nothing.
+	startShared sync.Once
+	shared      *Cluster
+	startError  error
 )
 
-// Main starts the shared cluster, runs the tests and stops it. Use it as
+// Main runs the tests and stops the shared cluster if one of them started
+// it. Use it as
 //
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
 func Main(m *testing.M) {
+	inMain = true
 	bin, why := findBin()
 	if why != "" {
 		if os.Getenv("CI") == "true" {
@@ -67,17 +74,11 @@ func Main(m *testing.M) {
 		os.Exit(m.Run())
 	}
 	binDir = bin
-	c, err := Start(bin)
-	if err != nil {
-		// Every PostgreSQL test fails with this error; the others still run.
-		startError = err
-		fmt.Fprintf(os.Stderr, "pgtest: %v\n", err)
-	}
-	shared = c
 	code := m.Run()
-	if c != nil {
-		if err := c.Stop(); err != nil {
+	if shared != nil {
+		if err := shared.Stop(); err != nil {
 			fmt.Fprintf(os.Stderr, "pgtest: %v\n", err)
+			code = 1
 		}
 	}
 	os.Exit(code)
@@ -91,11 +92,14 @@ func URL(tb testing.TB) string {
 	if missing != "" {
 		tb.Skip("PostgreSQL is not installed")
 	}
-	if startError != nil {
-		tb.Fatal(startError)
-	}
-	if shared == nil {
+	if !inMain {
 		tb.Fatal("pgtest: the test binary has no TestMain calling pgtest.Main")
+	}
+	startShared.Do(func() {
+		shared, startError = Start(binDir)
+	})
+	if startError != nil {
+		tb.Fatal(startError) // every PostgreSQL test fails with it; the others still run
 	}
 	url, err := shared.CreateDatabase(context.Background())
 	if err != nil {
@@ -110,8 +114,21 @@ func URL(tb testing.TB) string {
 	return url
 }
 
-// Available reports whether PostgreSQL tests can run in this binary.
-func Available() bool { return missing == "" && startError == nil && shared != nil }
+// ForSuite is the database of a test that runs on SQLite unless
+// EXAMSIM_TEST_POSTGRES says otherwise: "1" for a fresh database on this
+// binary's own cluster, a superuser's postgres:// URL for one on that
+// server. sqlitePath is returned when the variable is unset.
+func ForSuite(tb testing.TB, sqlitePath string) string {
+	tb.Helper()
+	switch v := os.Getenv("EXAMSIM_TEST_POSTGRES"); v {
+	case "":
+		return sqlitePath
+	case "1":
+		return URL(tb)
+	default:
+		return DatabaseOn(tb, v)
+	}
+}
 
 // findBin finds the folder of initdb and postgres: on PATH, or in Debian's
 // versioned folders, newest first.
@@ -360,7 +377,7 @@ func Private(tb testing.TB) *Cluster {
 	if missing != "" {
 		tb.Skip("PostgreSQL is not installed")
 	}
-	if binDir == "" {
+	if !inMain {
 		tb.Fatal("pgtest: the test binary has no TestMain calling pgtest.Main")
 	}
 	c, err := Start(binDir)

@@ -6,7 +6,6 @@ package webtest
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -98,13 +97,9 @@ func Start(tb testing.TB, opts ...Option) *App {
 		opt(&o)
 	}
 	ctx := context.Background()
-	path := filepath.Join(tb.TempDir(), "examsim.db")
-	if admin := os.Getenv("EXAMSIM_TEST_POSTGRES"); admin != "" {
-		// The web suite on PostgreSQL: a fresh database per test on the
-		// server this URL reaches (see README, "When one machine is not enough").
-		path = pgtest.DatabaseOn(tb, admin)
-	}
-	db, err := store.Open(ctx, path)
+	// SQLite, or PostgreSQL under EXAMSIM_TEST_POSTGRES (README, "When one
+	// machine is not enough").
+	db, err := store.Open(ctx, pgtest.ForSuite(tb, filepath.Join(tb.TempDir(), "examsim.db")))
 	if err != nil {
 		tb.Fatal(err)
 	}
