@@ -282,7 +282,7 @@ func (db *DB) LockPostgresForServing(ctx context.Context, url string, onLost fun
 		return nil, &InUseError{Path: redactURL(url), LockPath: fmt.Sprintf("the advisory lock %d", serveLock)}
 	}
 	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
+	go func() { // #nosec G118 -- the keeper lives until release, past the context of the start
 		defer close(done)
 		tick := time.NewTicker(serveLockCheck)
 		defer tick.Stop()
