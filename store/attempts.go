@@ -10,7 +10,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// AttemptService is the SQLite implementation of examsim.AttemptService.
+// AttemptService is the SQL implementation (SQLite or PostgreSQL) of examsim.AttemptService.
 type AttemptService struct{ db *DB }
 
 // NewAttemptService returns an AttemptService on db.

@@ -14,7 +14,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// ClassroomService is the SQLite implementation of examsim.ClassroomService.
+// ClassroomService is the SQL implementation (SQLite or PostgreSQL) of examsim.ClassroomService.
 type ClassroomService struct{ db *DB }
 
 // NewClassroomService returns a ClassroomService on db.

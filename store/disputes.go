@@ -11,7 +11,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// DisputeService is the SQLite implementation of examsim.DisputeService.
+// DisputeService is the SQL implementation (SQLite or PostgreSQL) of examsim.DisputeService.
 type DisputeService struct{ db *DB }
 
 // NewDisputeService returns a DisputeService on db.

@@ -11,7 +11,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// ExamService is the SQLite implementation of examsim.ExamService.
+// ExamService is the SQL implementation (SQLite or PostgreSQL) of examsim.ExamService.
 type ExamService struct{ db *DB }
 
 // NewExamService returns an ExamService on db.

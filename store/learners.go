@@ -20,7 +20,7 @@ const (
 
 var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}_.-]{3,32}$`)
 
-// LearnerService is the SQLite implementation of examsim.LearnerService.
+// LearnerService is the SQL implementation (SQLite or PostgreSQL) of examsim.LearnerService.
 type LearnerService struct{ db *DB }
 
 // NewLearnerService returns a LearnerService on db.

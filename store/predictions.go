@@ -7,7 +7,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// PredictionService is the SQLite implementation of
+// PredictionService is the SQL implementation (SQLite or PostgreSQL) of
 // examsim.PredictionService.
 type PredictionService struct{ db *DB }
 
