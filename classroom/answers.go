@@ -61,6 +61,7 @@ func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, ex
 // scoring it needs, read under the room's lock.
 type admission struct {
 	roomID      int64
+	epoch       int64 // the room's lease epoch, which fences the write
 	playerID    int64
 	index       int
 	q           *questions.Question
@@ -85,7 +86,7 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	now := r.now()
-	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
+	ad := &admission{roomID: r.ID, epoch: r.run.Epoch, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
 		choice: choice, assignment: r.run.Mode == examsim.ModeAssignment, at: now}
 	key := answerKey{playerID, index}
 	switch {
@@ -136,7 +137,7 @@ func (ad *admission) score() (*examsim.ClassAnswer, error) {
 		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
 		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
 		Verdict:   res.Verdict(ad.tx.Rubric.Version),
-		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
+		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(), Epoch: ad.epoch,
 	}
 	if ad.explanation == "" {
 		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version} // nothing was scored

@@ -13,7 +13,9 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RemoveTrailingSlash())
-	e.Use(s.recoverPanics, s.securityHeaders, middleware.BodyLimit("64K"))
+	// A room another instance owns is forwarded before anything here reads
+	// the body or sets a header: the owner does both (forward.go).
+	e.Use(s.recoverPanics, s.forwardRooms, s.securityHeaders, middleware.BodyLimit("64K"))
 
 	e.GET("/healthz", s.handleHealthz)
 	if s.BenchCeiling {

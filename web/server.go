@@ -109,6 +109,7 @@ type Server struct {
 	metrics *metrics       // the one Prometheus registry and its instruments
 	limits  limits         // rate limiters, made on first use
 	fanout  *fanoutCeiling // the fan-out ceiling's streams; nil unless BenchCeiling
+	fwd     forwards       // proxies to the instances owning other rooms
 	// closing ends event streams when the server shuts down (CloseStreams).
 	closing closer
 }
