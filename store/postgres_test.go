@@ -154,4 +154,3 @@ func TestPostgresRecoversAfterARestart(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
-
