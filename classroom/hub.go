@@ -75,6 +75,10 @@ func (e *NotOwnerError) Unwrap() error {
 // Shared reports whether many instances share the rooms (Config.Leases).
 func (h *Hub) Shared() bool { return h.cfg.Leases != nil }
 
+// Address is the URL the other instances reach this one at ("" unless
+// Shared).
+func (h *Hub) Address() string { return h.cfg.Address }
+
 // Hub holds the rooms of the quiz runs in progress.
 type Hub struct {
 	cfg    Config

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httputil"
@@ -114,17 +115,36 @@ func (s *Server) joinRoom(r *http.Request) (int64, bool) {
 // forwardTo proxies the request to the instance at address; event streams
 // are flushed as they come.
 func (s *Server) forwardTo(c echo.Context, address string) error {
+	return s.forwardVia(c, s.proxyFor(address, roomUnreachable))
+}
+
+func (s *Server) forwardVia(c echo.Context, p *httputil.ReverseProxy) error {
 	r := c.Request()
 	r.Header.Set(forwardHeader, s.signForward(s.clientAddr(r), s.schemeOf(r), s.now()))
 	s.metrics.forwarded.Inc()
-	s.proxyFor(address).ServeHTTP(c.Response(), r)
+	p.ServeHTTP(c.Response(), r)
 	return nil
 }
 
-func (s *Server) proxyFor(address string) *httputil.ReverseProxy {
+// roomUnreachable answers for a room's owner that cannot be reached.
+func roomUnreachable(w http.ResponseWriter) {
+	// It died; its lease runs out within classroom.DefaultLeaseTTL and
+	// the room moves: the client retries.
+	w.Header().Set("Retry-After", "2")
+	http.Error(w, "The instance running this room is unreachable; it is handed to another within seconds. Retry in a moment.", http.StatusServiceUnavailable)
+}
+
+// mcpSessionGone answers for an MCP session whose instance cannot be
+// reached: the session died with it, and the client starts a new one.
+func mcpSessionGone(w http.ResponseWriter) {
+	http.Error(w, "Session not found: the examsim instance holding this MCP session is gone. Start a new session (initialize without Mcp-Session-Id).", http.StatusNotFound)
+}
+
+func (s *Server) proxyFor(address string, unreachable func(http.ResponseWriter)) *httputil.ReverseProxy {
+	key := fmt.Sprintf("%p %s", unreachable, address)
 	s.fwd.mu.Lock()
 	defer s.fwd.mu.Unlock()
-	if p := s.fwd.proxies[address]; p != nil {
+	if p := s.fwd.proxies[key]; p != nil {
 		return p
 	}
 	target, err := url.Parse(address)
@@ -138,19 +158,56 @@ func (s *Server) proxyFor(address string) *httputil.ReverseProxy {
 			pr.Out.Host = pr.In.Host // the owner builds links for the host the browser used
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			// The owner is unreachable (it died; its lease runs out
-			// within classroom.DefaultLeaseTTL): the client retries.
-			s.Logger.Warn("forwarding a room's request", "to", address, "err", err)
-			w.Header().Set("Retry-After", "2")
-			http.Error(w, "The instance running this room is unreachable; it is handed to another within seconds. Retry in a moment.", http.StatusServiceUnavailable)
+			s.Logger.Warn("forwarding a request", "path", r.URL.Path, "to", address, "err", err)
+			unreachable(w)
 		},
 	}
 	if err != nil {
 		p.Rewrite = nil
 		p.Director = func(*http.Request) {}
 	}
-	s.fwd.proxies[address] = p
+	s.fwd.proxies[key] = p
 	return p
+}
+
+// MCP sessions live in the memory of the instance that started them. With
+// many instances, each session id starts with its instance's address and a
+// MAC of it under the shared cookie key, so any instance can forward a
+// request of the session to it, and nobody can make one forward elsewhere.
+
+// mcpSessionPrefix is the start of this instance's MCP session ids.
+func (s *Server) mcpSessionPrefix(address string) string {
+	a := base64.RawURLEncoding.EncodeToString([]byte(address))
+	return a + "." + s.forwardMAC("mcp\x00" + address)[:22] + "."
+}
+
+// mcpSessionOwner is the address a session id names, if its MAC holds.
+func (s *Server) mcpSessionOwner(id string) (string, bool) {
+	a, rest, ok := strings.Cut(id, ".")
+	if !ok {
+		return "", false
+	}
+	mac, _, ok := strings.Cut(rest, ".")
+	addr, err := base64.RawURLEncoding.DecodeString(a)
+	if !ok || err != nil || !hmac.Equal([]byte(mac), []byte(s.forwardMAC("mcp\x00" + string(addr))[:22])) {
+		return "", false
+	}
+	return string(addr), true
+}
+
+// forwardMCP sends a request of an MCP session another instance holds to
+// it; false means this instance serves it.
+func (s *Server) forwardMCP(c echo.Context) bool {
+	if s.Classroom == nil || !s.Classroom.Shared() || len(s.CookieKey) == 0 {
+		return false
+	}
+	r := c.Request()
+	owner, ok := s.mcpSessionOwner(r.Header.Get("Mcp-Session-Id"))
+	if !ok || owner == s.Classroom.Address() || r.Header.Get(forwardHeader) != "" {
+		return false
+	}
+	_ = s.forwardVia(c, s.proxyFor(owner, mcpSessionGone))
+	return true
 }
 
 // signForward is the forward header for a client.

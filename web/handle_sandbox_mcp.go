@@ -43,6 +43,9 @@ func (s *Server) mcpHandler() echo.HandlerFunc {
 		},
 	})
 	return func(c echo.Context) error {
+		if s.forwardMCP(c) { // a session another instance holds (forward.go)
+			return nil
+		}
 		r, w := c.Request(), c.Response()
 		if r.Method != http.MethodGet {
 			h.ServeHTTP(w, r)

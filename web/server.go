@@ -126,6 +126,9 @@ func New(cfg Config) *Server {
 	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
 	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
 	s.class.frags = map[int64]*roomFragments{}
+	if cfg.Classroom != nil && cfg.Classroom.Shared() && len(cfg.CookieKey) > 0 {
+		cfg.Sandbox.SetSessionIDPrefix(s.mcpSessionPrefix(cfg.Classroom.Address()))
+	}
 	if cfg.BenchCeiling {
 		s.fanout = newFanoutCeiling()
 	}

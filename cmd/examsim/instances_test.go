@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/internal/pgtest"
 )
@@ -127,6 +129,25 @@ func TestTwoInstancesOnOneDatabase(t *testing.T) {
 	}
 	front := httptest.NewServer(lb)
 	defer front.Close()
+
+	// One MCP session across both: the balancer alternates its requests,
+	// and the instance not holding the session forwards them to the one
+	// that does.
+	mcs, err := mcp.NewClient(&mcp.Implementation{Name: "two-instances", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: front.URL + "/mcp", DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("an MCP session through the balancer: %v", err)
+	}
+	for i := range 4 {
+		res, err := mcs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_order", Arguments: map[string]any{"order_id": "#12345"}})
+		if err != nil || res.IsError {
+			t.Fatalf("MCP call %d in the one session through the balancer: %v %+v", i, err, res)
+		}
+	}
+	if _, err := mcs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("tools/list in the session: %v", err)
+	}
+	_ = mcs.Close()
 
 	room, err := openRoom(ctx, front.URL, tr, user, password, 2)
 	if err != nil {
