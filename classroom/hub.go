@@ -133,6 +133,7 @@ func (h *Hub) heartbeat() {
 			return
 		case <-t.C:
 		}
+		asked := time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), h.cfg.LeaseTTL/3)
 		ids, err := h.cfg.Leases.RenewRooms(ctx, h.cfg.Instance, h.cfg.LeaseTTL)
 		cancel()
@@ -148,17 +149,18 @@ func (h *Hub) heartbeat() {
 		for _, id := range ids {
 			kept[id] = true
 		}
-		h.dropUnless(kept)
+		h.dropUnless(kept, asked)
 	}
 }
 
-// dropUnless forgets every room not in kept: its timer stops and its streams
-// end as Moved, so browsers reconnect to the room's new owner.
-func (h *Hub) dropUnless(kept map[int64]bool) {
+// dropUnless forgets every room claimed before asked and not in kept: its
+// timer stops and its streams end as Moved, so browsers reconnect to the
+// room's new owner. A room claimed since was not in the renewal's answer.
+func (h *Hub) dropUnless(kept map[int64]bool, asked time.Time) {
 	h.mu.Lock()
 	var lost []*Room
 	for id, r := range h.rooms {
-		if !kept[id] {
+		if !kept[id] && r.claimed.Before(asked) {
 			lost = append(lost, r)
 			delete(h.rooms, id)
 		}
@@ -351,6 +353,7 @@ func (h *Hub) Room(ctx context.Context, runID int64) (*Room, error) {
 		return nil, err
 	}
 	r := newRoom(h, run, qs)
+	r.claimed = time.Now()
 	for _, p := range players {
 		r.addPlayer(p)
 	}
