@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -382,6 +383,14 @@ func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
 			continue
 		}
 		r, err := h.Room(ctx, run.ID)
+		var elsewhere *NotOwnerError
+		if errors.As(err, &elsewhere) {
+			// Another instance runs it: the deletion takes the run's rows
+			// (and its lease) with it, and that instance's writes to the
+			// room are refused from then on, as for any room whose rows
+			// are gone.
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -62,6 +62,12 @@ func TestHubsShareRoomsThroughLeases(t *testing.T) {
 	if _, err := b.Room(ctx, roomA.ID); !errors.As(err, &elsewhere) || elsewhere.Address != "http://a" {
 		t.Fatalf("b asked for a's room: %v, want a NotOwnerError naming http://a", err)
 	}
+	// Deleting the host's account on b (EndHostedBy first) is not stopped
+	// by a room a runs: the deletion takes that room's rows with it.
+	if err := b.EndHostedBy(ctx, host.ID); err != nil {
+		t.Errorf("ending the host's rooms on an instance that owns none: %v", err)
+	}
+
 	a.Close() // a dies: no more renewals, and no release
 	time.Sleep(ttl + 200*time.Millisecond)
 	roomB, err := b.Room(ctx, roomA.ID)
