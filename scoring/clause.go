@@ -210,6 +210,17 @@ type reading struct {
 	soNen []bool
 }
 
+// emptied returns an empty reading that keeps rd's memory. A field not
+// listed starts as its zero value.
+func (rd *reading) emptied() reading {
+	return reading{
+		neg: rd.neg[:0], refuted: rd.refuted[:0], supposed: rd.supposed[:0], hypothetical: rd.hypothetical[:0],
+		denying: rd.denying[:0], counterfactual: rd.counterfactual[:0], negCues: rd.negCues[:0],
+		consequence: rd.consequence[:0], otherOption: rd.otherOption[:0], listed: rd.listed[:0],
+		verdicts: rd.verdicts[:0], soNen: rd.soNen[:0],
+	}
+}
+
 func inAny(ss []scope, i int) bool {
 	for _, s := range ss {
 		if i >= s.from && i <= s.to {
@@ -225,11 +236,8 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	if cs == nil {
 		cs = cueSets[examsim.English]
 	}
-	rd := &x.rd
-	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
-	rd.negCues, rd.denying, rd.counterfactual, rd.consequence = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0], rd.consequence[:0]
+	rd := &x.rd // emptied by textIndex.reset
 	if len(x.toks) == 0 {
-		rd.soNen = rd.soNen[:0]
 		return rd
 	}
 	r := scopeReach{toks: x.toks, blocked: x.cueMask(&x.blockMask, cs.blockers)}

@@ -5,6 +5,8 @@
 package scoring
 
 import (
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"unicode/utf8"
 
@@ -137,8 +139,16 @@ func CheckLength(text string) error {
 
 // Score scores an explanation. Text over MaxExplanation characters is
 // refused with an ETOOLARGE error; anything else, however broken, is scored.
-func (r *Rubric) Score(text string) (Result, error) {
-	res, _, err := r.score(text)
+// A bug in the scorer is returned as an EINTERNAL error, never a panic:
+// callers keep the answer and score it again later.
+func (r *Rubric) Score(text string) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.scoring_failed",
+				Detail: fmt.Sprintf("scoring panicked: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	res, _, err = r.score(text)
 	return res, err
 }
 
@@ -147,9 +157,16 @@ func (r *Rubric) score(text string) (Result, signals, error) {
 	if err := CheckLength(text); err != nil {
 		return Result{}, signals{}, err
 	}
-	r.compileAll()
-	x := indexText(text)
+	x := indexPool.Get().(*textIndex)
 	defer x.release()
+	return r.scoreIn(x, text)
+}
+
+// scoreIn scores text in index x, which it resets first; the sequence
+// tests give it a fresh index to compare with a pooled one.
+func (r *Rubric) scoreIn(x *textIndex, text string) (Result, signals, error) {
+	r.compileAll()
+	x.index(text)
 	x.lemmatize(r.Lang)
 	rd := x.read(r.Lang)
 
