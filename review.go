@@ -46,9 +46,11 @@ func ReviewQuality(correct, explained bool, band int) int {
 	return 5
 }
 
-// AttemptQuality grades an attempt for SM-2.
+// AttemptQuality grades an attempt for SM-2 by the band that counts. An
+// explanation whose score is pending is graded as if there were none: no
+// verdict is made up for it.
 func AttemptQuality(a *Attempt) int {
-	return ReviewQuality(a.Correct, a.Explanation != "", a.EffectiveBand())
+	return ReviewQuality(a.Correct, a.Explanation != "" && (!a.Pending || a.Human != nil), a.EffectiveBand())
 }
 
 // NeedsReview reports whether an answer of this quality puts a question on

@@ -90,12 +90,12 @@ type MisconceptionResult struct {
 
 // Span is a stretch of the scored explanation, as byte offsets into the text
 // that was passed to Score: text[Start:End] is what the learner wrote.
-type Span struct {
-	Start, End int
-}
+type Span = examsim.Span
 
 // Result is a scored explanation.
 type Result struct {
+	// Score is examsim.BandScore(Band): the band is the verdict, and the
+	// figure only restates it.
 	Score          int
 	Band           int
 	Concepts       []ConceptResult
@@ -106,7 +106,7 @@ type Result struct {
 }
 
 // UnsureBelow is the confidence under which a result is shown as unsure.
-const UnsureBelow = 0.5
+const UnsureBelow = examsim.UnsureBelow
 
 // Unsure reports whether the result is too uncertain to be stated as fact.
 func (r Result) Unsure() bool { return r.Confidence < UnsureBelow }
@@ -172,13 +172,9 @@ func (r *Rubric) scoreIn(x *textIndex, text string) (Result, signals, error) {
 
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
 	var sig signals
-	total, hit := r.matchConcepts(&res, &sig, x, rd)
+	r.matchConcepts(&res, &sig, x, rd)
 	endorsed, refuted := r.optionStance(text, x, rd)
-	penalty := r.matchMisconceptions(&res, &sig, x, rd)
-	if total > 0 {
-		res.Score = (100*hit + total/2) / total
-	}
-	res.Score = min(max(res.Score-penalty, 0), 100)
+	r.matchMisconceptions(&res, &sig, x, rd)
 	sig.words = x.wordCount()
 	sig.misconceptions = len(res.Misconceptions)
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
@@ -186,21 +182,19 @@ func (r *Rubric) scoreIn(x *textIndex, text string) (Result, signals, error) {
 	sig.domain = sig.onTopic || (!x.opensWithLetter() && x.mentionsDomain(r.Lang))
 	sig.hedged, sig.doubt = r.hedge(x)
 	res.Band = r.band(&res, sig, endorsed, refuted)
+	res.Score = examsim.BandScore(res.Band)
 	sig.endorsed, sig.refuted = endorsed, refuted
 	res.Confidence = confidence(res.Band, sig, r.Lang)
 	return res, sig, nil
 }
 
-// matchConcepts fills res.Concepts, notes in sig what the matching saw, and
-// returns the rubric's total concept weight and the weight hit.
-func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *reading) (total, hit int) {
+// matchConcepts fills res.Concepts and notes in sig what the matching saw.
+func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *reading) {
 	for i, c := range r.Concepts {
 		before, reversedBefore, contradictedBefore := x.rejects, x.reversed, x.contradicted
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
-		total += c.Weight
 		if ok {
-			hit += c.Weight
 			sig.hits++
 			switch c.Role {
 			case Supporting:
@@ -219,12 +213,11 @@ func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *read
 			sig.reversed = true
 		}
 	}
-	return total, hit
 }
 
-// matchMisconceptions appends the misconceptions found to res, notes in sig
-// a rejected one, and returns their total penalty.
-func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd *reading) (penalty int) {
+// matchMisconceptions appends the misconceptions found to res and notes in
+// sig a rejected one.
+func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd *reading) {
 	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
 		before := x.rejects
@@ -234,13 +227,11 @@ func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd
 		}
 		if ok {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
-			penalty += m.Penalty
 		} else if x.rejects > before {
 			sig.deniedMisconception = true
 		}
 	}
 	x.skipNen = nil
-	return penalty
 }
 
 // band grades the explanation 0 to 3 from what scoring found.
@@ -330,7 +321,7 @@ func (x *textIndex) evidence(ev []span) []Span {
 		if len(out) > 0 && s.first <= last+1 && x.toks[s.first].clause == x.toks[max(last, 0)].clause {
 			out[len(out)-1].End = max(out[len(out)-1].End, x.toks[s.last].end)
 		} else {
-			out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
+			out = append(out, Span{Start: x.toks[s.first].start, End: x.toks[s.last].end})
 		}
 		last = max(last, s.last)
 	}

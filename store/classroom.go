@@ -305,8 +305,8 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO class_answers
 		(session_id, player_id, question_index, question_id, lang, choice, correct, explanation, explanation_score, band,
-		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (player_id, question_index) DO NOTHING`)
 	if err != nil {
 		return dbError(err)
@@ -320,9 +320,9 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		}
 		concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
 		miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
-		res, err := stmt.ExecContext(ctx, a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
-			a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
-			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
+		res, err := stmt.ExecContext(ctx, append([]any{a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
+			a.Correct, a.Explanation, examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion,
+			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt)}, wholeVerdictArgs(&a.Verdict)...)...)
 		if isConstraint(err) {
 			if refused == nil {
 				refused = make(examsim.AnswerErrors, len(answers))
@@ -393,7 +393,7 @@ func isForeignKey(err error) bool {
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
-		explanation, explanation_score, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at
+		explanation, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`
 		FROM class_answers WHERE session_id = ? ORDER BY question_index, id`, runID)
 	if err != nil {
 		return nil, dbError(err)
@@ -404,11 +404,13 @@ func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*exa
 		var a examsim.ClassAnswer
 		var lang, concepts, miscon string
 		var created sql.NullString
-		if err := rows.Scan(&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
-			&a.Explanation, &a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
-			&created); err != nil {
+		var w wholeVerdict
+		if err := rows.Scan(append([]any{&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
+			&a.Explanation, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
+			&created}, w.dest()...)...); err != nil {
 			return nil, dbError(err)
 		}
+		w.into(&a.Verdict)
 		a.Lang = examsim.Lang(lang)
 		// Lists this package wrote as JSON: a damaged one reads as empty.
 		_ = json.Unmarshal([]byte(concepts), &a.Concepts)

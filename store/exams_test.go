@@ -82,7 +82,7 @@ func TestSubmitExamRecordsAttemptsAndReviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Question 1 right with a complete explanation, 2 wrong, 3 unanswered.
-	e.Items[0].Choice, e.Items[0].Correct, e.Items[0].Explanation, e.Items[0].Band, e.Items[0].Score = "A", true, "validation", 3, 100
+	e.Items[0].Choice, e.Items[0].Correct, e.Items[0].Explanation, e.Items[0].Band = "A", true, "validation", 3
 	e.Items[0].Lang, e.Items[0].AnsweredAt = examsim.Vietnamese, examStart.Add(2*time.Minute)
 	e.Items[1].Choice, e.Items[1].Lang, e.Items[1].AnsweredAt = "B", examsim.Vietnamese, examStart.Add(3*time.Minute)
 	e.Items[0].Concepts = []examsim.ConceptHit{{ID: "validation-category", Hit: true}}

@@ -34,17 +34,16 @@ func (s *Server) handleAnswer(c echo.Context) error {
 		})
 	}
 
-	res, err := tx.Rubric.Score(form.Explanation)
-	if err != nil {
-		return err
-	}
+	// A scorer failure leaves the score pending: the answer is stored all
+	// the same, and scored again on its next view.
+	verdict := scoring.VerdictOf(tx.Rubric, form.Explanation)
 	learner, err := s.ensureLearner(c)
 	if err != nil {
 		return s.answerNotSaved(c, err, q, tx, form)
 	}
 	a := &examsim.Attempt{
 		LearnerID: learner.ID, QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
-		Explanation: form.Explanation, Verdict: res.Verdict(tx.Rubric.Version),
+		Explanation: form.Explanation, Verdict: verdict,
 		CreatedAt: s.now(), // the clock reviews are scheduled by
 	}
 	if err := s.Attempts.CreateAttempt(c.Request().Context(), a); err != nil {

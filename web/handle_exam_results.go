@@ -102,9 +102,7 @@ func (s *Server) handleExamResults(c echo.Context) error {
 // itemFeedback builds an exam item's feedback; once the exam is submitted
 // an answered item is an attempt, and is flagged as one.
 func (s *Server) itemFeedback(c echo.Context, q *questions.Question, tx *questions.Text, it *examsim.ExamItem) (feedbackView, error) {
-	se := itemScored(it)
-	res, known := rescored(q, se)
-	fb := buildFeedback(tx, se, res, known)
+	fb := buildFeedback(tx, itemScored(it))
 	fb.TestID = "item-"
 	if s.Disputes == nil || it.AttemptID == 0 {
 		return fb, nil

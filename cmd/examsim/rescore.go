@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/scoring"
 	"github.com/examsim/examsim/store"
 )
 
@@ -33,7 +34,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer db.Close()
 	attempts := store.NewAttemptService(db)
-	var seen, changed, skipped, human int
+	var seen, changed, skipped, human, failed int
 	err = attempts.EachAttempt(ctx, func(a *examsim.Attempt) error {
 		seen++
 		if a.Human != nil {
@@ -45,17 +46,19 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return nil
 		}
 		rubric := q.Text(a.Lang).Rubric
-		if !*all && a.RubricVersion == rubric.Version {
+		if !*all && !a.Pending && a.RubricVersion == rubric.Version {
 			return nil
 		}
-		res, err := rubric.Score(a.Explanation)
-		if err != nil {
-			skipped++
+		// One item never stops the run: its problem is reported and the
+		// others are rescored.
+		if err := rescoreOne(ctx, attempts, rubric, a); err != nil {
+			failed++
+			fmt.Fprintf(stderr, "examsim rescore: attempt %d (%s, %s): %v; it keeps its earlier verdict, and rescore tries it again next time\n",
+				a.ID, a.QuestionID, a.Lang, err)
 			return nil
 		}
-		a.SetScored(res.Verdict(rubric.Version))
 		changed++
-		return attempts.UpdateScore(ctx, a)
+		return nil
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim rescore: %v\n", err)
@@ -65,5 +68,28 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if human > 0 {
 		fmt.Fprintf(stdout, "%d attempts have a teacher's band, which counts instead of the automatic one and was left as it is\n", human)
 	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "%d attempts could not be rescored (listed above); run rescore again once the cause is fixed\n", failed)
+		return 1
+	}
 	return 0
+}
+
+// rescoreOne scores one attempt again and stores its verdict. A scorer
+// failure or a panic comes back as an error, never stops the caller.
+func rescoreOne(ctx context.Context, attempts *store.AttemptService, rubric *scoring.Rubric, a *examsim.Attempt) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("rescoring failed: %v", p)
+		}
+	}()
+	v := scoring.VerdictOf(rubric, a.Explanation)
+	if v.Pending {
+		return fmt.Errorf("the scorer failed on its explanation (a bug; the server log has the details)")
+	}
+	a.SetScored(v)
+	if err := attempts.UpdateScore(ctx, a); err != nil {
+		return fmt.Errorf("storing its new verdict: %w", err)
+	}
+	return nil
 }

@@ -90,9 +90,13 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	explanation := string(text)
 	res, err := q.Text(l).Rubric.Score(explanation)
-	if err != nil {
+	if examsim.ErrorCode(err) == examsim.ETOOLARGE {
 		fmt.Fprintf(stderr, "examsim score: the explanation is over %d characters; shorten it and try again\n", scoring.MaxExplanation)
 		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim score: the scorer failed on this explanation (a bug, not your input; retrying will not help): %v\n", err)
+		return 1
 	}
 	out := scoreJSON{Question: q.ID, Lang: string(l), Score: res.Score, Band: res.Band,
 		Misconceptions: res.MisconceptionIDs(), Feedback: []misconceptionJSON{},
