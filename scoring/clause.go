@@ -725,6 +725,37 @@ var (
 	}()
 )
 
+// others name the other options together: "the others", "các phương án
+// còn lại", "pozostałe opcje", "ข้ออื่น"; othersOpening do so only opening a
+// sentence ("Pozostałe tego nie robią"), as elsewhere they name other
+// things ("odtworzyć pozostałe tabele", "the rest can wait"). joiners join
+// letters into a list.
+var (
+	othersWords = map[examsim.Lang][]string{
+		examsim.English:    {"the_others", "the_other_options", "the_other_answers", "the_other_choices", "other_options", "all_the_others"},
+		examsim.Vietnamese: {"các_phương_án_còn_lại", "các_phương_án_khác", "phương_án_còn_lại", "các_đáp_án_khác", "các_đáp_án_còn_lại", "mấy_phương_án_kia", "ba_phương_án_kia", "cac_phuong_an_con_lai", "cac_phuong_an_khac", "cac_dap_an_khac"},
+		examsim.Polish:     {"pozostałe_opcje", "pozostałych_opcji", "pozostałe_odpowiedzi", "inne_opcje", "inne_odpowiedzi", "pozostałe_warianty", "pozostale_opcje", "inne_warianty"},
+		examsim.Thai:       {"ข้ออื่น", "ตัวเลือกอื่น", "ข้อที่เหลือ", "ตัวเลือกที่เหลือ"},
+	}
+	othersOpeningWords = map[examsim.Lang][]string{
+		examsim.English:    {"others", "the_rest", "all_others"},
+		examsim.Vietnamese: {"mấy_cái_kia", "còn_lại", "những_cái_khác", "mấy_cái_còn_lại", "con_lai", "may_cai_kia"},
+		examsim.Polish:     {"pozostałe", "reszta", "tamte", "pozostale", "inne"},
+		examsim.Thai:       {"อันอื่น", "ที่เหลือ"},
+	}
+	othersTerms, othersOpeningTerms = func() (map[examsim.Lang][]term, map[examsim.Lang][]term) {
+		a, b := map[examsim.Lang][]term{}, map[examsim.Lang][]term{}
+		for _, l := range examsim.Langs {
+			a[l] = compileCues(append(append([]string(nil), othersWords[l]...), othersWords[examsim.English]...))
+			b[l] = compileCues(append(append([]string(nil), othersOpeningWords[l]...), othersOpeningWords[examsim.English]...))
+		}
+		return a, b
+	}()
+	joinerFolds = []string{"and", "or", "va", "hoac", "i", "oraz", "lub", "albo", "และ", "หรือ"}
+)
+
+func isJoiner(fold string) bool { return slices.Contains(joinerFolds, fold) }
+
 // endorseWindow is how soon after the letter the endorsement must come.
 const endorseWindow = 4 * wordUnits
 
@@ -750,7 +781,7 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		subject := (i == 0 || x.toks[i-1].sent != tk.sent) && i+1 < len(x.toks) && x.toks[i+1].sent == tk.sent &&
 			x.toks[i+1].clause == tk.clause && !(r.Lang == examsim.English && text[tk.start] == 'A') &&
 			!strings.ContainsAny(text[tk.end:x.toks[i+1].start], ".:—–-")
-		if !bracket && !subject {
+		if !bracket && !subject && !x.inLetterList(i) {
 			if cued == nil {
 				cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
 			}
@@ -772,20 +803,77 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		if inAny(rd.supposed, i) {
 			continue
 		}
-		for _, e := range spans(endorsementTerms[r.Lang], x) {
-			if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
-				inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) {
-				continue
-			}
-			// A negation anywhere in the clause spares the option, but for
-			// a verdict ("ก็ได้", "is fine") only one after the letter does.
-			if negInClauses(rd.negCues, []span{e}) && (!x.startsVerdict(r.Lang, e.first) || negAfter(rd.negCues, i, e)) {
-				continue
-			}
-			endorsed = true
+		endorsed = endorsed || x.endorses(r.Lang, rd, i, i)
+	}
+	// "The others don't: a raw exception, a generic try again later…": a
+	// sentence about the other options names their claims, as a letter
+	// does; they are the learner's only if called good.
+	others := spans(othersTerms[r.Lang], x)
+	for _, o := range spans(othersOpeningTerms[r.Lang], x) {
+		if o.first == 0 || x.toks[o.first-1].sent != x.toks[o.first].sent {
+			others = append(others, o)
+		}
+	}
+	for _, o := range others {
+		rd.otherOption = append(rd.otherOption, x.toks[o.first].sent)
+		switch {
+		case inAny(rd.neg, o.first) || inAny(rd.refuted, o.first) || x.sentenceNegated(rd, o.first):
+			refuted = true
+		case !inAny(rd.supposed, o.first):
+			endorsed = endorsed || x.endorses(r.Lang, rd, o.first, o.last)
 		}
 	}
 	return endorsed, refuted
+}
+
+// endorses reports an endorsement ("fine", "would also work") of the option
+// named by tokens first..last, soon after them in their clause, that no
+// negation, refutation or consequence governs.
+func (x *textIndex) endorses(lang examsim.Lang, rd *reading, first, last int) bool {
+	tk := &x.toks[last]
+	for _, e := range spans(endorsementTerms[lang], x) {
+		if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
+			inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) {
+			continue
+		}
+		// A negation anywhere in the clause spares the option, but for
+		// a verdict ("ก็ได้", "is fine") only one after the letter does.
+		if negInClauses(rd.negCues, []span{e}) && (!x.startsVerdict(lang, e.first) || negAfter(rd.negCues, first, e)) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// sentenceNegated reports a negation cue in token i's sentence.
+func (x *textIndex) sentenceNegated(rd *reading, i int) bool {
+	for _, n := range rd.negCues {
+		if x.toks[n.first].sent == x.toks[i].sent {
+			return true
+		}
+	}
+	return false
+}
+
+// inLetterList reports whether token i is a letter in a list of letters:
+// "B, C and D leave the agent stuck", "C và D", "B i C".
+func (x *textIndex) inLetterList(i int) bool {
+	if !x.isLetter(i) {
+		return false
+	}
+	near := func(j int) bool {
+		if j < 0 || j >= len(x.toks) || !x.isLetter(j) || x.toks[j].sent != x.toks[i].sent {
+			return false
+		}
+		a, b := min(i, j), max(i, j)
+		gap := strings.TrimSpace(x.text[x.toks[a].end:x.toks[b].start])
+		return gap == "," || gap == "/" || gap == "&"
+	}
+	joined := func(j, k int) bool { // letter, a joining word, letter
+		return j >= 0 && k < len(x.toks) && x.isLetter(j) && x.isLetter(k) && isJoiner(x.toks[(j+k)/2].fold)
+	}
+	return near(i-1) || near(i+1) || joined(i-2, i) || joined(i, i+2)
 }
 
 // startsVerdict reports whether a verdict ("is fine", "ก็ได้") starts at
@@ -868,8 +956,8 @@ func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
 	if tk.end-tk.start != 1 || text[tk.start] < 'A' || text[tk.start] > 'D' || text[tk.start:tk.end] == r.Answer {
 		return false
 	}
-	if strings.TrimSpace(text[:tk.start]) != "" {
-		return false
+	if strings.TrimSpace(text[:tk.start]) != "" || x.inLetterList(0) {
+		return false // "B, C and D leave the agent stuck": the others, not a choice
 	}
 	gap := text[tk.end:x.toks[1].start]
 	if strings.Contains(gap, ":") && labelsLater(text, tk.end) {
