@@ -2,7 +2,6 @@ package classroom
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -125,17 +124,15 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	}
 	ad.q = r.qs[index]
 	ad.tx = ad.q.In(p.Lang)
-	if !slices.ContainsFunc(ad.tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
-		return nil, examsim.E(examsim.EINVALID, "class.error_bad_choice")
-	}
 	ad.explanation = strings.TrimSpace(explanation)
 	switch {
 	case ad.quiz.Explanations == examsim.ExplainOff:
 		ad.explanation = ""
-	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "":
+	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "" && ad.tx.HasOption(choice):
 		return nil, examsim.E(examsim.EINVALID, "class.error_explanation_required")
 	}
-	if err := scoring.CheckLength(ad.explanation); err != nil {
+	// The one rule for an answer, as in practice and exams.
+	if err := ad.tx.CheckAnswer(choice, ad.explanation, false); err != nil {
 		return nil, err
 	}
 	r.pending[key] = true
