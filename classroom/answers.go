@@ -147,7 +147,7 @@ func (ad *admission) score() *examsim.ClassAnswer {
 	a := &examsim.ClassAnswer{
 		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
 		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
-		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.explanation),
+		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
 	}
 	if ad.explanation == "" {

@@ -774,10 +774,11 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 // negation, refutation or consequence governs.
 func (x *textIndex) endorses(lang examsim.Lang, rd *reading, first, last int) bool {
 	tk := &x.toks[last]
+	behind := spans(cueSets[lang].refuteBehind, x)
 	for _, e := range spans(endorsementTerms[lang], x) {
 		if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
-			inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) {
-			continue
+			inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || within(behind, e.first) {
+			continue // "là đúng anti-pattern": a word of a refutation endorses nothing
 		}
 		// A negation anywhere in the clause spares the option, but for
 		// a verdict ("ก็ได้", "is fine") only one after the letter does.
@@ -785,6 +786,16 @@ func (x *textIndex) endorses(lang examsim.Lang, rd *reading, first, last int) bo
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// within reports whether token i lies inside one of the spans.
+func within(ss []span, i int) bool {
+	for _, s := range ss {
+		if i >= s.first && i <= s.last {
+			return true
+		}
 	}
 	return false
 }

@@ -18,6 +18,7 @@ type signals struct {
 	words               int
 	endorsed, refuted   bool // another option approved, or rejected, by its letter
 	chosenWrong         bool // the text opens by choosing another option than the answer
+	sufficiency         bool // the learner claims one thing is enough (claims.go)
 }
 
 // confidence estimates how likely the band is exactly right, from 0 to 1.

@@ -56,6 +56,11 @@ type language struct {
 	// actionNounPrefix opens an action noun inside a word; describesPrefix
 	// opens a cue that describes its subject rather than refuting it.
 	actionNounPrefix, describesPrefix string
+	// sufficiency words claim that one thing is enough ("is enough",
+	// "wystarczy", "chỉ cần", "ก็พอ"), and onlyWords with mattersWords in one
+	// clause that one thing alone matters ("the only field that matters"):
+	// a learner who says so dismisses what else the answer needs.
+	sufficiency, onlyWords, mattersWords []string
 	// articleLetters are capital letters that open a sentence as a word of
 	// the language ("A pallet…"), not as an option's letter.
 	articleLetters []string

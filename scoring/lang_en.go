@@ -15,7 +15,7 @@ var langEnglish = &language{
 			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
 		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
 		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
-		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave", "throws_away", "throw_away", "breaks_as_soon", "hides", "loses"},
+		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave", "throws_away", "throw_away", "breaks_as_soon", "hides", "loses", "is_a_classic_mistake", "is_a_common_mistake", "is_the_classic_mistake", "is_a_classic_anti_pattern"},
 		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if", "i_thought", "i_assumed", "i_had_assumed"},
 		weak:         []string{"without", "none", "nothing"},
 		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
@@ -53,6 +53,9 @@ var langEnglish = &language{
 	},
 	abbreviations:  []string{"e.g", "i.e", "etc", "vs", "cf"},
 	articleLetters: []string{"A"}, // "A" opening a sentence is the article, not option A
+	sufficiency:    []string{"is_enough", "are_enough", "its_enough", "was_enough", "be_enough", "is_all_you_need", "is_all_it_needs", "all_you_need_is", "all_it_needs_is", "is_sufficient", "are_sufficient", "suffices", "all_that_matters"},
+	onlyWords:      []string{"only"},
+	mattersWords:   []string{"matters", "matter", "counts", "is_what_matters"},
 	notApplicable: map[string]string{
 		"purpose":            "English \"to\" opens far more than purpose clauses; scoping over it was not tuned",
 		"choicePrefixes":     "a choice is read from the whole word after the letter (choiceWords)",

@@ -11,7 +11,7 @@ var langPolish = &language{
 		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
 		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
 		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "byłoby_tylko", "byłby_tylko", "byłaby_tylko", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
+		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "byłoby_tylko", "byłby_tylko", "byłaby_tylko", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy", "to_klasyczny_błąd", "to_typowy_błąd", "to_częsty_błąd", "to_klasyczny_antywzorzec"},
 		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był", "myślałem", "myślałam", "wydawało_mi_się", "sądziłem", "sądziłam"},
 		weak:         []string{"bez"},
 		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
@@ -44,6 +44,9 @@ var langPolish = &language{
 	onlyWord:           "tylko",
 	conditionalEndings: []string{"loby", "lby", "laby", "lyby", "liby"},
 	notFromEnglish:     []string{"no"}, // Polish "no" means "well"
+	sufficiency:        []string{"wystarczy", "wystarczą", "wystarcza", "wystarczają", "wystarczyć", "wystarczy_że"},
+	onlyWords:          []string{"tylko", "jedynie", "jedyne", "jedyna", "jedyny"},
+	mattersWords:       []string{"się_liczy", "liczy_się", "ma_znaczenie", "się_liczą", "liczą_się"},
 	notApplicable: map[string]string{
 		"articleLetters":   "no Polish word is a capital A–D alone (\"A\" as \"and\" is lower-case mid-sentence)",
 		"cause":            "Polish subjects joined by a cause were not seen in the corpus; not tuned",

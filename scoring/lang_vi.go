@@ -11,7 +11,7 @@ var langVietnamese = &language{
 		judgements:   []string{"cần", "cần_thiết", "giúp", "có_ích", "ích", "tác_dụng", "hiệu_quả", "đúng", "hợp_lý", "ổn", "giải_quyết", "thay_đổi", "được", "đáng", "khả_thi", "là_cách", "nên_làm"},
 		selfJudging:  []string{"vô_ích", "vô_nghĩa", "uổng_công", "lãng_phí"},
 		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
-		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_cho_ra", "chỉ_trả_về", "chỉ_nhận_được", "chỉ_thu_được", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
+		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_cho_ra", "chỉ_trả_về", "chỉ_nhận_được", "chỉ_thu_được", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí", "là_sai_lầm_kinh_điển", "là_lỗi_kinh_điển", "là_đúng_anti_pattern", "đúng_là_anti_pattern"},
 		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà", "cứ_tưởng", "tưởng_là", "em_tưởng", "mình_tưởng"},
 		weak:         []string{"không_có", "thiếu"},
 		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
@@ -42,6 +42,9 @@ var langVietnamese = &language{
 	exceptions: map[string][]string{
 		"chắc": {"chắn", "chan"}, // "chắc chắn" is "certainly", the opposite of a hedge
 	},
+	sufficiency:  []string{"là_đủ", "đủ_rồi", "chỉ_cần", "la_du", "du_roi", "chi_can"},
+	onlyWords:    []string{"chỉ_có", "duy_nhất", "chi_co", "duy_nhat"},
+	mattersWords: []string{"quan_trọng", "quan_trong", "mới_quan_trọng"},
 	notApplicable: map[string]string{
 		"articleLetters":     "no Vietnamese word is a capital A–D alone",
 		"commonWords":        "Vietnamese words are short: none reaches the length typo matching starts at",

@@ -1,6 +1,7 @@
 package scoring_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/examsim/examsim"
@@ -48,6 +49,46 @@ func TestRefutedOptionIsNeverHeld(t *testing.T) {
 	} {
 		if res, _ := q.Text(lang).Rubric.Score(text); res.Band != 0 {
 			t.Errorf("[%s] %q: band %d, want 0 (the others endorsed)", lang, text, res.Band)
+		}
+	}
+}
+
+// TestSufficiencyIsAClaim: "only X matters" and "X is enough" are claims the
+// learner makes, which dismiss what else the answer needs: band 0 however
+// many of the right keywords stand beside them (issue 20's example). Denied
+// or supposed, they claim nothing.
+func TestSufficiencyIsAClaim(t *testing.T) {
+	bank := loadBank(t)
+	q, ok := bank.Question("error-metadata-fields")
+	if !ok {
+		t.Fatal("no question error-metadata-fields")
+	}
+	tests := []struct {
+		lang   examsim.Lang
+		text   string
+		claims bool
+	}{
+		{"en", "isRetryable is really the only field that matters — if it's false the agent should just stop.", true},
+		{"en", "The error code plus a timestamp is enough for the agent to decide.", true},
+		{"en", "A timestamp alone is not enough: the agent needs errorCategory and isRetryable to decide.", false},
+		{"vi", "Chỉ cần isRetryable là đủ, false thì agent dừng luôn.", true},
+		{"vi", "Chỉ có isRetryable mới quan trọng, false thì agent dừng.", true},
+		{"pl", "Wystarczy samo isRetryable – jak false, agent ma przestać.", true},
+		{"pl", "Tylko isRetryable się liczy, przy false agent kończy.", true},
+		{"pl", "Samo isRetryable nie wystarczy: agent musi znać errorCategory.", false},
+		{"th", "ดูแค่ isRetryable ก็พอ ถ้า false ก็หยุด", true},
+	}
+	for _, tt := range tests {
+		r := q.Text(tt.lang).Rubric
+		res, err := r.Score(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(scoring.Signals(r, tt.text), "sufficiency=true"); got != tt.claims {
+			t.Errorf("[%s] %q: sufficiency claim %v, want %v (band %d)", tt.lang, tt.text, got, tt.claims, res.Band)
+		}
+		if tt.claims && res.Band != 0 {
+			t.Errorf("[%s] %q: band %d, want 0 for a claim that one thing is enough", tt.lang, tt.text, res.Band)
 		}
 	}
 }

@@ -152,6 +152,23 @@ func (r *Rubric) Score(text string) (res Result, err error) {
 	return res, err
 }
 
+// ScoreChoice scores an explanation of the option the learner chose. An
+// explanation of an option other than the key defends a wrong choice, which
+// graders band 0 however well it is put (on the new writers' train items,
+// 129 of 129); a choice the rubric cannot check ("" or no key) changes
+// nothing.
+func (r *Rubric) ScoreChoice(text, choice string) (Result, error) {
+	res, err := r.Score(text)
+	if err != nil || choice == "" || r.Answer == "" || choice == r.Answer {
+		return res, err
+	}
+	res.Band, res.Score, res.Confidence = 0, examsim.BandScore(0), wrongChoiceConfidence
+	return res, nil
+}
+
+// wrongChoiceConfidence is how sure a band 0 for a wrong choice is.
+const wrongChoiceConfidence = 0.95
+
 // score is Score that also returns what it noticed on the way.
 func (r *Rubric) score(text string) (Result, signals, error) {
 	if err := CheckLength(text); err != nil {
@@ -179,6 +196,7 @@ func (r *Rubric) scoreIn(x *textIndex, text string) (Result, signals, error) {
 	sig.misconceptions = len(res.Misconceptions)
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 	sig.chosenWrong = r.chosenWrong(text, x)
+	sig.sufficiency = x.claimsSufficiency(r.Lang)
 	sig.domain = sig.onTopic || (!x.opensWithLetter() && x.mentionsDomain(r.Lang))
 	sig.hedged, sig.doubt = r.hedge(x)
 	res.Band = r.band(&res, sig, endorsed, refuted)
@@ -237,10 +255,10 @@ func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd
 // band grades the explanation 0 to 3 from what scoring found.
 func (r *Rubric) band(res *Result, sig signals, endorsed, refuted bool) int {
 	switch {
-	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || sig.chosenWrong:
-		// An endorsed misconception, another option endorsed by letter, or
-		// a key idea said the other way round ("retrying will help" where
-		// the rubric says it will not).
+	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || sig.chosenWrong || sig.sufficiency:
+		// An endorsed misconception, another option endorsed by letter, a
+		// key idea said the other way round ("retrying will help" where
+		// the rubric says it will not), or a claim that one thing is enough.
 		return 0
 	case sig.hedged && (sig.hits == 0 || sig.doubt):
 		// The key picked with a hedge ("Maybe B?", "Chyba B"), with nothing

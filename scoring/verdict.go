@@ -38,13 +38,14 @@ func Pending(rubricVersion int) examsim.Verdict {
 	return examsim.Verdict{RubricVersion: rubricVersion, Pending: true}
 }
 
-// VerdictOf scores an explanation into the verdict stored with an answer.
+// VerdictOf scores an explanation of the chosen option (see ScoreChoice)
+// into the verdict stored with an answer.
 // An explanation the scorer fails on gets a pending verdict, so the answer is
 // stored all the same and scored again later; nothing is ever lost to a
 // scorer bug. Callers check the length (CheckLength) before: over-long text
 // is the learner's to fix, not pending.
-func VerdictOf(r *Rubric, text string) examsim.Verdict {
-	res, err := r.Score(text)
+func VerdictOf(r *Rubric, choice, text string) examsim.Verdict {
+	res, err := r.ScoreChoice(text, choice)
 	if err != nil {
 		slog.Error("scoring failed; the answer is kept with its score pending", "lang", r.Lang, "rubric_version", r.Version, "err", err)
 		return Pending(r.Version)

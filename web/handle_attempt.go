@@ -63,7 +63,7 @@ func (s *Server) scorePending(c echo.Context, q *questions.Question, a *examsim.
 	if !a.Pending || tx == nil || tx.Rubric == nil {
 		return
 	}
-	v := scoring.VerdictOf(tx.Rubric, a.Explanation)
+	v := scoring.VerdictOf(tx.Rubric, a.Choice, a.Explanation)
 	if v.Pending {
 		return
 	}

@@ -83,7 +83,7 @@ func rescoreOne(ctx context.Context, attempts *store.AttemptService, rubric *sco
 			err = fmt.Errorf("rescoring failed: %v", p)
 		}
 	}()
-	v := scoring.VerdictOf(rubric, a.Explanation)
+	v := scoring.VerdictOf(rubric, a.Choice, a.Explanation)
 	if v.Pending {
 		return fmt.Errorf("the scorer failed on its explanation (a bug; the server log has the details)")
 	}
