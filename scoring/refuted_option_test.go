@@ -92,3 +92,29 @@ func TestSufficiencyIsAClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreChoiceBandsAWrongChoiceZero: the app scores an explanation with
+// the learner's choice; defending a wrong option is band 0 however well
+// put, and no choice scores the text alone.
+func TestScoreChoiceBandsAWrongChoiceZero(t *testing.T) {
+	bank := loadBank(t)
+	q, _ := bank.Question("empty-result-retry-loop")
+	r := q.Text(examsim.English).Rubric
+	text := "It is a valid empty result: the query ran and matched nothing, so retrying won't help."
+	alone, _ := r.Score(text)
+	for _, o := range q.Text(examsim.English).Options {
+		res, err := r.ScoreChoice(text, o.Letter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case o.Letter != q.Answer && (res.Band != 0 || res.Score != 0):
+			t.Errorf("choice %s (wrong): band %d score %d, want 0", o.Letter, res.Band, res.Score)
+		case o.Letter == q.Answer && res.Band < alone.Band:
+			t.Errorf("choice %s (the key): band %d, below the text's own %d", o.Letter, res.Band, alone.Band)
+		}
+	}
+	if res, _ := r.ScoreChoice(text, ""); res.Band != alone.Band {
+		t.Errorf("no choice: band %d, want the text's own %d", res.Band, alone.Band)
+	}
+}

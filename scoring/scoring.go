@@ -156,13 +156,28 @@ func (r *Rubric) Score(text string) (res Result, err error) {
 // explanation of an option other than the key defends a wrong choice, which
 // graders band 0 however well it is put (on the new writers' train items,
 // 129 of 129); a choice the rubric cannot check ("" or no key) changes
-// nothing.
-func (r *Rubric) ScoreChoice(text, choice string) (Result, error) {
-	res, err := r.Score(text)
-	if err != nil || choice == "" || r.Answer == "" || choice == r.Answer {
+// nothing. Like Score, it returns a scorer bug as an EINTERNAL error.
+func (r *Rubric) ScoreChoice(text, choice string) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.scoring_failed",
+				Detail: fmt.Sprintf("scoring panicked: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	res, sig, err := r.score(text)
+	if err != nil || choice == "" || r.Answer == "" {
 		return res, err
 	}
-	res.Band, res.Score, res.Confidence = 0, examsim.BandScore(0), wrongChoiceConfidence
+	switch {
+	case choice != r.Answer:
+		res.Band, res.Confidence = 0, wrongChoiceConfidence
+	case res.Band == 2 && sig.decisive == 0 && sig.supporting && sig.words >= supportedWords:
+		// The key chosen, and a long answer with a supporting point: its
+		// key idea is there in words the rubric does not list (see band;
+		// graded 3 on both writers' train items once the choice is known).
+		res.Band = 3
+	}
+	res.Score = examsim.BandScore(res.Band)
 	return res, nil
 }
 
