@@ -168,7 +168,7 @@ func TestRescoreUpdatesOldRubricVersions(t *testing.T) {
 	}
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	as := store.NewAttemptService(db)
-	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Band: 0, RubricVersion: 0}}
+	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Band: 0, RubricVersion: 0}}
 	as.CreateAttempt(ctx, old)
 	db.Close()
 
@@ -200,7 +200,7 @@ func TestRescoreGoesOnPastAFailingItem(t *testing.T) {
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	as := store.NewAttemptService(db)
 	text := "validation error, isRetryable false, fix the format #NNNNN"
-	stale := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: text}
+	stale := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: text}
 	refused := *stale
 	pending := *stale
 	pending.Verdict = examsim.Verdict{Pending: true, RubricVersion: 99} // a current version: only its pending flag makes it due
