@@ -160,14 +160,30 @@ func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attem
 }
 
 // UpdateScore replaces an attempt's automatic score with a new verdict of
-// the rubric version it records. A teacher's regrade lives apart, in
-// human_grades, and is never touched here.
+// the rubric version it records, and, in the same transaction, the verdict
+// of the exam answer it records, if any: an exam's review and the history
+// never disagree. A teacher's regrade lives apart, in human_grades, and is
+// never touched here.
 func (s *AttemptService) UpdateScore(ctx context.Context, a *examsim.Attempt) error {
 	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
 	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
-	_, err := s.db.db.ExecContext(ctx, `UPDATE attempts SET score = ?, band = ?, concepts = ?, misconceptions = ?, rubric_version = ?,
-		pending = ?, confidence = ?, evidence = ? WHERE id = ?`,
-		append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion},
-			append(wholeVerdictArgs(&a.Verdict), a.ID)...)...)
-	return dbError(err)
+	args := append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion},
+		append(wholeVerdictArgs(&a.Verdict), a.ID)...)
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"attempts", "exam_items"} {
+		key := "id"
+		if table == "exam_items" {
+			key = "attempt_id"
+		}
+		// #nosec G202 -- table and key are the constants above.
+		if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET score = ?, band = ?, concepts = ?, misconceptions = ?, rubric_version = ?,
+			pending = ?, confidence = ?, evidence = ? WHERE `+key+` = ?`, args...); err != nil {
+			return dbError(err)
+		}
+	}
+	return dbError(tx.Commit())
 }

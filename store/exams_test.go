@@ -113,6 +113,16 @@ func TestSubmitExamRecordsAttemptsAndReviews(t *testing.T) {
 			t.Errorf("attempt %d: source %q exam %d", a.ID, a.Source, a.ExamID)
 		}
 	}
+	// A rescore of the exam answer's attempt (or its pending score, once
+	// scored) reaches the exam's review too: one verdict in both places.
+	first, _ := as.FindAttempt(ctx, got.Items[0].AttemptID)
+	first.SetScored(examsim.Verdict{Band: 1, RubricVersion: 5, Evidence: &examsim.Evidence{Confidence: 0.3}})
+	if err := as.UpdateScore(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := es.FindExam(ctx, e.ID); again.Items[0].Band != 1 || again.Items[0].RubricVersion != 5 || again.Items[0].Evidence == nil || again.Items[1].Band != 0 {
+		t.Errorf("after its attempt was rescored the exam answer reads %+v", again.Items[0].Verdict)
+	}
 	// The wrong answer is scheduled for review the next day; the complete
 	// one is not.
 	cards, _ := rs.ListReviewCards(ctx, l.ID)

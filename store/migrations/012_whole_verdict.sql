@@ -21,3 +21,7 @@ ALTER TABLE class_answers ADD COLUMN evidence TEXT;
 UPDATE attempts SET score = (band * 100 + 1) / 3;
 UPDATE exam_items SET score = (band * 100 + 1) / 3;
 UPDATE class_answers SET explanation_score = (band * 100 + 1) / 3;
+
+-- An exam answer's verdict follows its attempt's when that is rescored (or
+-- its pending score is scored): found through its attempt.
+CREATE INDEX exam_items_by_attempt ON exam_items (attempt_id) WHERE attempt_id IS NOT NULL;
