@@ -392,9 +392,33 @@ func isForeignKey(err error) bool {
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {
+	return s.queryAnswers(ctx, `session_id = ? ORDER BY question_index, id`, runID)
+}
+
+// ListPendingAnswers returns every class answer whose score is pending, for
+// `examsim rescore`.
+func (s *ClassroomService) ListPendingAnswers(ctx context.Context) ([]*examsim.ClassAnswer, error) {
+	return s.queryAnswers(ctx, `pending = 1 ORDER BY id`)
+}
+
+// UpdateAnswerScore stores a class answer's new automatic verdict and points.
+func (s *ClassroomService) UpdateAnswerScore(ctx context.Context, a *examsim.ClassAnswer) error {
+	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
+	_, err := s.db.db.ExecContext(ctx, `UPDATE class_answers SET explanation_score = ?, band = ?, concepts = ?, misconceptions = ?,
+		rubric_version = ?, points = ?, pending = ?, confidence = ?, evidence = ? WHERE id = ?`,
+		append(append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion, a.Points},
+			wholeVerdictArgs(&a.Verdict)...), a.ID)...)
+	return dbError(err)
+}
+
+// queryAnswers returns the class answers matching where, a condition with
+// its ORDER BY.
+func (s *ClassroomService) queryAnswers(ctx context.Context, where string, args ...any) ([]*examsim.ClassAnswer, error) {
+	// #nosec G202 -- where is one of this file's constants.
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
 		explanation, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`
-		FROM class_answers WHERE session_id = ? ORDER BY question_index, id`, runID)
+		FROM class_answers WHERE `+where, args...)
 	if err != nil {
 		return nil, dbError(err)
 	}

@@ -220,7 +220,7 @@ func TestRescoreGoesOnPastAFailingItem(t *testing.T) {
 	raw.Close()
 
 	code, out, errOut := runCmd(t, "", "rescore", "--db", path)
-	if code != 1 || !strings.Contains(errOut, "attempt "+strconv.FormatInt(refused.ID, 10)+" (malformed-order-id, en)") || !strings.Contains(out, "1 attempts could not be rescored") {
+	if code != 1 || !strings.Contains(errOut, "attempt "+strconv.FormatInt(refused.ID, 10)+" (malformed-order-id, en)") || !strings.Contains(out, "1 answers could not be rescored") {
 		t.Errorf("rescore with a failing item: exit %d, stdout %q, stderr %q; want exit 1 naming the attempt", code, out, errOut)
 	}
 	db, _ = store.Open(ctx, path)
@@ -230,6 +230,53 @@ func TestRescoreGoesOnPastAFailingItem(t *testing.T) {
 		if got.Pending || got.RubricVersion == 0 || got.RubricVersion == 99 || got.Band == 0 {
 			t.Errorf("attempt %d after the failing one was not rescored: %+v", a.ID, got.Verdict)
 		}
+	}
+}
+
+// TestRescoreScoresPendingClassAnswers: a class answer kept with its score
+// pending is scored by rescore, and a right one earns its explanation's
+// points then.
+func TestRescoreScoresPendingClassAnswers(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	host, err := ls.CreateAccount(ctx, "host", "long enough pass", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "q", QuestionIDs: []string{"malformed-order-id"}, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	run := &examsim.ClassRun{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
+	player := &examsim.Player{Nickname: "Lan", Lang: examsim.English, RejoinHash: []byte{1}}
+	if err := cs.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	run.Quiz = *quiz
+	if err := cs.CreateRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	player.RunID = run.ID
+	if err := cs.CreatePlayer(ctx, player); err != nil {
+		t.Fatal(err)
+	}
+	a := &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true,
+		Explanation: "validation error, isRetryable false, fix the format #NNNNN", Points: 1000, Verdict: examsim.Verdict{Pending: true, RubricVersion: 1}}
+	if err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{a}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if code, out, errOut := runCmd(t, "", "rescore", "--db", path); code != 0 || !strings.Contains(out, "scored 1 class answers whose score was pending") {
+		t.Fatalf("rescore: exit %d %q %q", code, out, errOut)
+	}
+	db, _ = store.Open(ctx, path)
+	defer db.Close()
+	got, err := store.NewClassroomService(db).ListAnswers(ctx, run.ID)
+	if err != nil || len(got) != 1 || got[0].Pending || got[0].Band < 2 || got[0].Points != 1000+500*got[0].Score()/100 {
+		t.Errorf("after rescore: %v %+v", err, got)
 	}
 }
 

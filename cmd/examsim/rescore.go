@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/scoring"
 	"github.com/examsim/examsim/store"
 )
@@ -64,12 +66,17 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "examsim rescore: %v\n", err)
 		return 1
 	}
+	classChanged, classFailed := rescorePendingClassAnswers(ctx, store.NewClassroomService(db), bank, stderr)
+	failed += classFailed
 	fmt.Fprintf(stdout, "rescored %d of %d attempts (%d skipped: question or language no longer in the bank)\n", changed, seen, skipped)
+	if classChanged > 0 {
+		fmt.Fprintf(stdout, "scored %d class answers whose score was pending\n", classChanged)
+	}
 	if human > 0 {
 		fmt.Fprintf(stdout, "%d attempts have a teacher's band, which counts instead of the automatic one and was left as it is\n", human)
 	}
 	if failed > 0 {
-		fmt.Fprintf(stdout, "%d attempts could not be rescored (listed above); run rescore again once the cause is fixed\n", failed)
+		fmt.Fprintf(stdout, "%d answers could not be rescored (listed above); run rescore again once the cause is fixed\n", failed)
 		return 1
 	}
 	return 0
@@ -92,4 +99,40 @@ func rescoreOne(ctx context.Context, attempts *store.AttemptService, rubric *sco
 		return fmt.Errorf("storing its new verdict: %w", err)
 	}
 	return nil
+}
+
+// rescorePendingClassAnswers scores the class answers whose score is
+// pending, adding the explanation's points a right answer earns (the
+// pending answer earned the right answer's alone). Like attempts, one that
+// fails is reported and the rest go on.
+func rescorePendingClassAnswers(ctx context.Context, classes *store.ClassroomService, bank *questions.Bank, stderr io.Writer) (changed, failed int) {
+	pending, err := classes.ListPendingAnswers(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim rescore: listing pending class answers: %v; run rescore again\n", err)
+		return 0, 1
+	}
+	for _, a := range pending {
+		q, ok := bank.Question(a.QuestionID)
+		if !ok || q.Text(a.Lang) == nil {
+			continue // the question left the bank: it stays pending
+		}
+		rubric := q.Text(a.Lang).Rubric
+		v := scoring.VerdictOf(rubric, a.Choice, a.Explanation)
+		if v.Pending {
+			failed++
+			fmt.Fprintf(stderr, "examsim rescore: class answer %d (%s, %s): the scorer failed on its explanation (a bug; the log has the details); it stays pending\n", a.ID, a.QuestionID, a.Lang)
+			continue
+		}
+		a.SetScored(v)
+		if a.Correct {
+			a.Points += classroom.ExplanationPoints * a.Score() / 100
+		}
+		if err := classes.UpdateAnswerScore(ctx, a); err != nil {
+			failed++
+			fmt.Fprintf(stderr, "examsim rescore: class answer %d (%s, %s): storing its verdict: %v; it stays pending\n", a.ID, a.QuestionID, a.Lang, err)
+			continue
+		}
+		changed++
+	}
+	return changed, failed
 }
