@@ -165,6 +165,12 @@ func TestAttemptsRoundTripAndMerge(t *testing.T) {
 	if got, _ := as.FindAttempt(ctx, pending.ID); got.Pending || got.Band != 1 || got.Evidence == nil || got.Evidence.Confidence != 0.4 {
 		t.Errorf("a pending score once scored reads back as %+v", got.Verdict)
 	}
+	// A score column written before the band was the verdict (band 3 beside
+	// 38) is never read: the score shown is the band's.
+	db.ExecSQL(t, `UPDATE attempts SET band = 3, score = 38 WHERE id = ?`, whole.ID)
+	if got, _ := as.FindAttempt(ctx, whole.ID); got.Score() != examsim.BandScore(3) {
+		t.Errorf("a band-3 attempt with a stale score column shows %d, want %d", got.Score(), examsim.BandScore(3))
+	}
 	for _, a := range []*examsim.Attempt{whole, pending} {
 		db.ExecSQL(t, `DELETE FROM attempts WHERE id = ?`, a.ID) // the rest of the test counts one attempt
 	}
