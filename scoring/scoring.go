@@ -141,16 +141,7 @@ func CheckLength(text string) error {
 // refused with an ETOOLARGE error; anything else, however broken, is scored.
 // A bug in the scorer is returned as an EINTERNAL error, never a panic:
 // callers keep the answer and score it again later.
-func (r *Rubric) Score(text string) (res Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = Result{}, &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.scoring_failed",
-				Detail: fmt.Sprintf("scoring panicked: %v\n%s", p, debug.Stack())}
-		}
-	}()
-	res, _, err = r.score(text)
-	return res, err
-}
+func (r *Rubric) Score(text string) (Result, error) { return r.ScoreChoice(text, "") }
 
 // ScoreChoice scores an explanation of the option the learner chose. An
 // explanation of an option other than the key defends a wrong choice, which
