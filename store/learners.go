@@ -161,6 +161,10 @@ func (s *LearnerService) MergeAnonymous(ctx context.Context, anonID, intoID int6
 	if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE review_cards SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
 		return dbError(err)
 	}
+	// So do review settings, unless the account has its own.
+	if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE review_settings SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+		return dbError(err)
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM learners WHERE id = ?`, anonID); err != nil {
 		return dbError(err)
 	}

@@ -274,16 +274,16 @@ func conceptBarClass(bands bool) string {
 }
 
 // reviewLastKey names what the last answer to a review card was like.
-func reviewLastKey(quality int) string {
-	switch {
-	case quality <= 1:
+func reviewLastKey(r examsim.ReviewRating) string {
+	switch r {
+	case examsim.RateAgain:
 		return "review.last_wrong"
-	case quality == 2:
-		return "review.last_band0"
-	case quality == 3:
-		return "review.last_vague"
+	case examsim.RateHard:
+		return "review.last_hard"
+	case examsim.RateGood:
+		return "review.last_good"
 	}
-	return "review.last_good"
+	return "review.last_easy"
 }
 
 // daysUntil counts whole days from now until t, at least 1 for a future t.
