@@ -105,4 +105,59 @@ type ReviewService interface {
 	ReviewSettings(ctx context.Context, learnerID int64) (ReviewSettings, error)
 	// SetReviewSettings saves the learner's settings; future reviews use them.
 	SetReviewSettings(ctx context.Context, learnerID int64, s ReviewSettings) error
+	// StartSession starts a session, replacing the learner's last one.
+	StartSession(ctx context.Context, s *ReviewSession) error
+	// FindSession returns the learner's last session (ENOTFOUND if none).
+	FindSession(ctx context.Context, learnerID int64) (*ReviewSession, error)
+	// AnswerInSession stores the answer to the session's question at
+	// position (a nil one skips it) and moves the session on, in one
+	// transaction. A position the session has left is a conflict, so a
+	// form sent twice counts once.
+	AnswerInSession(ctx context.Context, learnerID int64, position int, a *Attempt) error
+}
+
+// SourceCram marks an answer given in cram mode: kept in the history, but
+// it does not move the review schedule.
+const SourceCram Source = "cram"
+
+// MovesSchedule reports whether the attempt is a review on the learner's
+// schedule: every answer is, except one given in cram mode.
+func (a *Attempt) MovesSchedule() bool { return a.Source != SourceCram }
+
+// ReviewMode is what a review session walks.
+type ReviewMode string
+
+const (
+	// ModeReview walks the cards due today; each answer moves the schedule.
+	ModeReview ReviewMode = "review"
+	// ModeCram practises the weakest concepts' questions without moving it.
+	ModeCram ReviewMode = "cram"
+)
+
+// ReviewSession is a learner's walk through a fixed list of questions, one
+// at a time. It is kept on the server, so leaving and coming back resumes
+// it at Position.
+type ReviewSession struct {
+	LearnerID   int64
+	Mode        ReviewMode
+	QuestionIDs []string
+	Position    int   // index of the question to answer next
+	Seed        int64 // shuffles each showing's options
+	StartedAt   time.Time
+}
+
+// Done reports whether every question was answered.
+func (s *ReviewSession) Done() bool { return s.Position >= len(s.QuestionIDs) }
+
+// Current returns the question to answer next, shown as an exam item:
+// options in an order of their own for this session and position, which a
+// reload shows again and the next session shuffles anew. letters are the
+// question's own option letters in their own order.
+func (s *ReviewSession) Current(letters []string) *ExamItem {
+	if s.Done() {
+		return nil
+	}
+	items := ShuffleExam(s.Seed+int64(s.Position), []string{s.QuestionIDs[s.Position]}, 1, func(string) []string { return letters })
+	items[0].Position = s.Position + 1
+	return items[0]
 }

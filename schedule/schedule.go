@@ -5,6 +5,7 @@
 package schedule
 
 import (
+	"sort"
 	"time"
 
 	"github.com/examsim/examsim"
@@ -55,4 +56,78 @@ func Review(set examsim.ReviewSettings, c examsim.ReviewCard, r examsim.ReviewRa
 // forgetting curve; 0 for a card never reviewed.
 func RecallOn(set examsim.ReviewSettings, c examsim.ReviewCard, at time.Time) float64 {
 	return Scheduler(set).RecallAt(fsrsCard(c), at)
+}
+
+// ConceptRecall is a concept's predicted recall at some moment: the mean
+// over its questions, a question never answered counting 0.
+type ConceptRecall struct {
+	Concept   string
+	Recall    float64
+	Questions []string // the concept's questions, the least recalled first
+	Answered  int      // how many of them have a card
+}
+
+// Concepts forecasts each concept's recall at at from the learner's cards.
+// questionsOf lists each concept's questions. The weakest concept comes
+// first (ties by id).
+func Concepts(set examsim.ReviewSettings, cards []*examsim.ReviewCard, questionsOf map[string][]string, at time.Time) []ConceptRecall {
+	byQ := make(map[string]*examsim.ReviewCard, len(cards))
+	for _, c := range cards {
+		byQ[c.QuestionID] = c
+	}
+	recall := func(qid string) float64 {
+		if c, ok := byQ[qid]; ok {
+			return RecallOn(set, *c, at)
+		}
+		return 0
+	}
+	out := make([]ConceptRecall, 0, len(questionsOf))
+	for concept, qids := range questionsOf {
+		if len(qids) == 0 {
+			continue
+		}
+		cr := ConceptRecall{Concept: concept, Questions: append([]string(nil), qids...)}
+		sum := 0.0
+		for _, q := range qids {
+			sum += recall(q)
+			if _, ok := byQ[q]; ok {
+				cr.Answered++
+			}
+		}
+		cr.Recall = sum / float64(len(qids))
+		sort.SliceStable(cr.Questions, func(i, j int) bool {
+			ri, rj := recall(cr.Questions[i]), recall(cr.Questions[j])
+			if ri != rj {
+				return ri < rj
+			}
+			return cr.Questions[i] < cr.Questions[j]
+		})
+		out = append(out, cr)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Recall != out[j].Recall {
+			return out[i].Recall < out[j].Recall
+		}
+		return out[i].Concept < out[j].Concept
+	})
+	return out
+}
+
+// CramQuestions picks up to n questions to cram: the weakest concepts'
+// least recalled questions, weakest concept first, each question once.
+func CramQuestions(weakestFirst []ConceptRecall, n int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, cr := range weakestFirst {
+		for _, q := range cr.Questions {
+			if len(out) == n {
+				return out
+			}
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+			}
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/examsim/examsim"
@@ -114,8 +115,12 @@ func (s *ReviewService) SetReviewSettings(ctx context.Context, learnerID int64, 
 }
 
 // scheduleReview reviews the attempt's question on the learner's FSRS
-// schedule with the attempt's rating, making its card on the first answer.
+// schedule with the attempt's rating, making its card on the first answer;
+// a cram answer leaves the schedule alone.
 func scheduleReview(ctx context.Context, db execer, a *examsim.Attempt) error {
+	if !a.MovesSchedule() {
+		return nil
+	}
 	set, err := reviewSettings(ctx, db, a.LearnerID)
 	if err != nil {
 		return err
@@ -138,4 +143,72 @@ func scheduleReview(ctx context.Context, db execer, a *examsim.Attempt) error {
 		card.LearnerID, card.QuestionID, card.Stability, card.Difficulty, card.Reps, card.Lapses,
 		card.Due.UTC().Format(time.RFC3339Nano), int(card.LastRating), card.ReviewedAt.UTC().Format(time.RFC3339Nano))
 	return dbError(err)
+}
+
+// StartSession starts a session, replacing the learner's last one.
+func (s *ReviewService) StartSession(ctx context.Context, rs *examsim.ReviewSession) error {
+	if rs.StartedAt.IsZero() {
+		rs.StartedAt = s.db.now()
+	}
+	_, err := s.db.db.ExecContext(ctx, `INSERT INTO review_sessions (learner_id, mode, question_ids, position, seed, started_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (learner_id) DO UPDATE SET mode = excluded.mode, question_ids = excluded.question_ids,
+			position = excluded.position, seed = excluded.seed, started_at = excluded.started_at`,
+		rs.LearnerID, string(rs.Mode), strings.Join(rs.QuestionIDs, " "), rs.Position, rs.Seed, rs.StartedAt.UTC().Format(time.RFC3339Nano))
+	return dbError(err)
+}
+
+// FindSession returns the learner's last session.
+func (s *ReviewService) FindSession(ctx context.Context, learnerID int64) (*examsim.ReviewSession, error) {
+	return findSession(ctx, s.db.db, learnerID)
+}
+
+func findSession(ctx context.Context, db execer, learnerID int64) (*examsim.ReviewSession, error) {
+	rs := &examsim.ReviewSession{LearnerID: learnerID}
+	var mode, ids, started string
+	err := db.QueryRowContext(ctx, `SELECT mode, question_ids, position, seed, started_at FROM review_sessions WHERE learner_id = ?`, learnerID).
+		Scan(&mode, &ids, &rs.Position, &rs.Seed, &started)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, examsim.E(examsim.ENOTFOUND, "review.err_no_session")
+	case err != nil:
+		return nil, dbError(err)
+	}
+	rs.Mode, rs.QuestionIDs = examsim.ReviewMode(mode), strings.Fields(ids)
+	rs.StartedAt, _ = time.Parse(time.RFC3339Nano, started)
+	return rs, nil
+}
+
+// AnswerInSession stores the answer and moves the session on, together.
+func (s *ReviewService) AnswerInSession(ctx context.Context, learnerID int64, position int, a *examsim.Attempt) error {
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	rs, err := findSession(ctx, tx, learnerID)
+	if err != nil {
+		return err
+	}
+	if rs.Position != position || rs.Done() {
+		return examsim.E(examsim.ECONFLICT, "review.err_stale")
+	}
+	if a != nil {
+		if a.QuestionID != rs.QuestionIDs[position] || a.LearnerID != learnerID {
+			return examsim.E(examsim.EINVALID, "review.err_stale")
+		}
+		if a.CreatedAt.IsZero() {
+			a.CreatedAt = s.db.now()
+		}
+		if err := insertAttempt(ctx, tx, a); err != nil {
+			return err
+		}
+		if err := scheduleReview(ctx, tx, a); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE review_sessions SET position = position + 1 WHERE learner_id = ?`, learnerID); err != nil {
+		return dbError(err)
+	}
+	return dbError(tx.Commit())
 }

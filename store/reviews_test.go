@@ -31,6 +31,7 @@ func TestMigrationMovesSM2CardsToFSRS(t *testing.T) {
 	// Back to the schema before 013: the SM-2 table of migration 003.
 	db.ExecSQL(t, `DROP TABLE review_cards`)
 	db.ExecSQL(t, `DROP TABLE review_settings`)
+	db.ExecSQL(t, `DROP TABLE review_sessions`)
 	db.ExecSQL(t, `DELETE FROM migrations WHERE name = 'migrations/013_fsrs.sql'`)
 	db.ExecSQL(t, `CREATE TABLE review_cards (
 		learner_id INTEGER NOT NULL REFERENCES learners (id) ON DELETE CASCADE, question_id TEXT NOT NULL,
@@ -123,5 +124,82 @@ func TestReviewSettingsRoundTrip(t *testing.T) {
 	}
 	if got, _ := rs.ReviewSettings(ctx, l.ID); got.DesiredRetention != 0.95 {
 		t.Errorf("a refused change altered the settings: %+v", got)
+	}
+}
+
+// TestReviewSession: a session walks its questions in order, each answer
+// stored and scheduled with the step in one transaction; a form sent twice
+// counts once; a cram answer is kept but leaves the schedule alone; and the
+// session survives a restart.
+func TestReviewSession(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "session.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, as := store.NewReviewService(db), store.NewAttemptService(db)
+	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
+	if _, err := rs.FindSession(ctx, l.ID); examsim.ErrorCode(err) != examsim.ENOTFOUND {
+		t.Fatalf("no session yet: %v, want ENOTFOUND", err)
+	}
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	answer := func(qid string, src examsim.Source) *examsim.Attempt {
+		return &examsim.Attempt{LearnerID: l.ID, QuestionID: qid, Lang: examsim.Polish, Choice: "A", Correct: true, CreatedAt: at, Source: src}
+	}
+	if err := rs.StartSession(ctx, &examsim.ReviewSession{LearnerID: l.ID, Mode: examsim.ModeReview, QuestionIDs: []string{"q1", "q2", "q3"}, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.AnswerInSession(ctx, l.ID, 0, answer("q1", "")); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.AnswerInSession(ctx, l.ID, 0, answer("q1", "")); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("the same position again: %v, want ECONFLICT", err)
+	}
+	if err := rs.AnswerInSession(ctx, l.ID, 1, answer("q3", "")); examsim.ErrorCode(err) != examsim.EINVALID {
+		t.Errorf("an answer to another question: %v, want EINVALID", err)
+	}
+	if err := rs.AnswerInSession(ctx, l.ID, 1, nil); err != nil { // skipped
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rs, as = store.NewReviewService(db), store.NewAttemptService(db)
+	got, err := rs.FindSession(ctx, l.ID)
+	if err != nil || got.Position != 2 || got.Done() || got.Mode != examsim.ModeReview || !cmp.Equal(got.QuestionIDs, []string{"q1", "q2", "q3"}) || got.Seed != 7 {
+		t.Fatalf("resumed session = %+v, %v", got, err)
+	}
+	if attempts, _ := as.ListAttempts(ctx, l.ID, 10); len(attempts) != 1 {
+		t.Errorf("%d attempts, want the one answer", len(attempts))
+	}
+	if cards, _ := rs.ListReviewCards(ctx, l.ID); len(cards) != 1 || cards[0].QuestionID != "q1" {
+		t.Errorf("cards after one review answer: %+v", cards)
+	}
+
+	// Cram: stored, not scheduled.
+	if err := rs.StartSession(ctx, &examsim.ReviewSession{LearnerID: l.ID, Mode: examsim.ModeCram, QuestionIDs: []string{"q1", "q9"}, Seed: 8}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := rs.ListReviewCards(ctx, l.ID)
+	for i, qid := range []string{"q1", "q9"} {
+		if err := rs.AnswerInSession(ctx, l.ID, i, answer(qid, examsim.SourceCram)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := rs.ListReviewCards(ctx, l.ID)
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("cram moved the schedule:\n%s", diff)
+	}
+	if s, _ := rs.FindSession(ctx, l.ID); !s.Done() {
+		t.Errorf("cram session not done after both answers: %+v", s)
+	}
+	if attempts, _ := as.ListAttempts(ctx, l.ID, 10); len(attempts) != 3 || attempts[0].Source != examsim.SourceCram {
+		t.Errorf("cram answers are kept in the history: %d attempts", len(attempts))
 	}
 }

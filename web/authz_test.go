@@ -187,6 +187,10 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /account/deleted": get("/account/deleted", everyone(ok)),
 		"GET /review":          get("/review", everyone(ok)),
 		"GET /review/next":     get("/review/next", everyone(see)),
+		// A session is the learner's own: each actor starts and walks theirs.
+		"POST /review/start":   post("/review/start", url.Values{"mode": {"cram"}}, everyone(see)),
+		"GET /review/session":  get("/review/session", everyone(see)),
+		"POST /review/session": post("/review/session", url.Values{"position": {"99"}}, everyone(see)),
 		"GET /register":        get("/register", everyone(ok)),
 		"POST /register":       post("/register", url.Values{"username": {"x"}, "password": {"a less common passphrase"}}, everyone(409).with(bad, anonymous)),
 		"GET /login":           get("/login", everyone(ok)),

@@ -290,3 +290,17 @@ func reviewLastKey(r examsim.ReviewRating) string {
 func daysUntil(now, t time.Time) int {
 	return max(int(math.Ceil(t.Sub(now).Hours()/24)), 1)
 }
+
+func sessionTitleKey(m examsim.ReviewMode) string {
+	if m == examsim.ModeCram {
+		return "review.cram_title"
+	}
+	return "review.session_title"
+}
+
+func doneTitleKey(m examsim.ReviewMode) string {
+	if m == examsim.ModeCram {
+		return "review.cram_done"
+	}
+	return "review.done_title"
+}

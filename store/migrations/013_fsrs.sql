@@ -45,3 +45,15 @@ CREATE TABLE review_settings (
 	desired_retention REAL NOT NULL,
 	exam_date         TEXT NOT NULL DEFAULT ''
 );
+
+-- A learner's review session: a fixed list of questions walked one at a
+-- time, kept here so leaving and coming back resumes it. One per learner;
+-- starting another replaces it. question_ids are separated by spaces.
+CREATE TABLE review_sessions (
+	learner_id   INTEGER PRIMARY KEY REFERENCES learners (id) ON DELETE CASCADE,
+	mode         TEXT NOT NULL,
+	question_ids TEXT NOT NULL,
+	position     INTEGER NOT NULL,
+	seed         INTEGER NOT NULL,
+	started_at   TEXT NOT NULL
+);
