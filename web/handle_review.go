@@ -71,7 +71,9 @@ func (s *Server) handleReviewQueue(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return Render(c, http.StatusOK, ReviewPage(v, s.now()))
+	form := formOf(v.Settings)
+	form.Saved = c.QueryParam("saved") == "1"
+	return Render(c, http.StatusOK, ReviewPageWith(v, s.now(), form))
 }
 
 // handleReviewNext is where "Start reviewing" used to lead: the session

@@ -27,6 +27,7 @@ type progressView struct {
 	Weakest   []conceptRow
 	Days      []dayCount // the last timelineDays days, oldest first
 	Readiness readiness
+	ExamDay   *examDayView // nil without an exam date ahead
 }
 
 // dayCount is one day of the attempts-over-time chart.

@@ -52,6 +52,7 @@ func (s *Server) routes() {
 	pages.GET("/review", s.handleReviewQueue)
 	pages.GET("/review/next", s.handleReviewNext)
 	pages.POST("/review/start", s.handleReviewStart)
+	pages.POST("/review/settings", s.handleReviewSettings)
 	pages.GET("/review/session", s.handleReviewSession)
 	pages.POST("/review/session", s.handleReviewAnswer)
 	pages.GET("/register", s.handleRegisterForm)
