@@ -32,6 +32,7 @@ func TestMigrationMovesSM2CardsToFSRS(t *testing.T) {
 	db.ExecSQL(t, `DROP TABLE review_cards`)
 	db.ExecSQL(t, `DROP TABLE review_settings`)
 	db.ExecSQL(t, `DROP TABLE review_sessions`)
+	db.ExecSQL(t, `ALTER TABLE exams DROP COLUMN blueprint`)
 	db.ExecSQL(t, `DELETE FROM migrations WHERE name = 'migrations/013_fsrs.sql'`)
 	db.ExecSQL(t, `CREATE TABLE review_cards (
 		learner_id INTEGER NOT NULL REFERENCES learners (id) ON DELETE CASCADE, question_id TEXT NOT NULL,

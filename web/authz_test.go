@@ -206,6 +206,7 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /exam/:id/review":      get(w.exam+"/review", ownExam),
 		"POST /exam/:id/submit":     {path: w.exam + "/submit", form: url.Values{}, phase: 2, want: ownExam.with(see, learner)},
 		"GET /exam/:id/results":     get(w.exam+"/results", ownExam.with(see, learner)), // still running: to the questions
+		"POST /exam/:id/again":      post(w.exam+"/again", url.Values{"which": {"all"}}, ownExam.with(see, learner)),
 		"GET /sandbox":              get("/sandbox?scenario=empty&agent=structured", everyone(ok)),
 		"GET /sandbox/stream":       {path: "/sandbox/stream?scenario=empty&agent=structured", stream: true, want: everyone(ok)},
 		"POST /sandbox/predictions": post("/sandbox/predictions", url.Values{"scenario": {"empty"}, "agent": {"naive"}, "seed": {"1"}, "decision": {"1"}, "move": {"retry"}}, everyone(see)),

@@ -49,6 +49,7 @@ func (s *Server) routes() {
 	pages.GET("/exam/:id/review", s.handleExamReview)
 	pages.POST("/exam/:id/submit", s.handleExamSubmit)
 	pages.GET("/exam/:id/results", s.handleExamResults)
+	pages.POST("/exam/:id/again", s.handleExamAgain)
 	pages.GET("/review", s.handleReviewQueue)
 	pages.GET("/review/next", s.handleReviewNext)
 	pages.POST("/review/start", s.handleReviewStart)

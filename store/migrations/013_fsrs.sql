@@ -57,3 +57,6 @@ CREATE TABLE review_sessions (
 	seed         INTEGER NOT NULL,
 	started_at   TEXT NOT NULL
 );
+
+-- An exam drawn per objective by the objectives' weights (exam.Blueprint).
+ALTER TABLE exams ADD COLUMN blueprint INTEGER NOT NULL DEFAULT 0;
