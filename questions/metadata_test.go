@@ -137,3 +137,41 @@ func TestLessonSourcesAndRevisionWarnings(t *testing.T) {
 		t.Errorf("warnings = %v", plain.Warnings)
 	}
 }
+
+// TestLessonSectionsInPageOrder: a lesson's contents follow its headings,
+// not topic.yaml's concept list, in every language of the real bank too.
+func TestLessonSectionsInPageOrder(t *testing.T) {
+	fsys := goodBank()
+	fsys["t/lesson.pl.md"].Data = []byte(strings.Replace(lessonText("pl"), "## Alpha {#alpha}\n\nText.\n\n## Beta {#beta}\n", "## Beta {#beta}\n\nText.\n\n## Alpha {#alpha}\n", 1))
+	bank, problems := Load(fsys, "bank")
+	if len(problems) > 0 {
+		t.Fatalf("problems:\n%s", problems.Error())
+	}
+	tp := bank.Topics[0]
+	if got := tp.Lessons[examsim.Polish].Sections; !cmp.Equal(got, []string{"beta", "alpha"}) {
+		t.Errorf("Polish sections %v, want beta, alpha as the page has them", got)
+	}
+	if got := tp.Lessons[examsim.English].Sections; !cmp.Equal(got, []string{"alpha", "beta"}) {
+		t.Errorf("English sections %v", got)
+	}
+
+	real, problems := Load(Embedded())
+	if len(problems) > 0 {
+		t.Fatalf("embedded bank: %s", problems.Error())
+	}
+	for _, tp := range real.Topics {
+		for lang, ls := range tp.Lessons {
+			last := -1
+			for _, c := range ls.Sections {
+				i := strings.Index(ls.HTML, `id="`+c+`"`)
+				if i < last {
+					t.Errorf("%s %s: %s comes before the section above it in the contents", tp.ID, lang, c)
+				}
+				last = i
+			}
+			if len(ls.Sections) != len(tp.Concepts) {
+				t.Errorf("%s %s: %d sections for %d concepts", tp.ID, lang, len(ls.Sections), len(tp.Concepts))
+			}
+		}
+	}
+}
