@@ -214,10 +214,10 @@ func layoutTimeline(ctx context.Context, days []dayCount) timelineChart {
 // conceptBar is one concept's row in a per-concept chart.
 type conceptBar struct {
 	Row   conceptRow
-	Y     float64 // the row's top
-	W     float64 // the bar's width; 0 when there is nothing to draw
-	Value string  // the value as text, in the page language
-	None  bool    // no data for this concept
+	Y     float64  // the row's top
+	W     float64  // the bar's width; 0 when there is nothing to draw
+	Value string   // the value as text, in the page language
+	None  bool     // no data for this concept
 	Lines []string // the concept's name, wrapped
 }
 
