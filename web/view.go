@@ -112,9 +112,10 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // wrapTables puts each table of a lesson's HTML in a box that scrolls
 // sideways, focusable so a keyboard can scroll it, so a wide table never
-// widens the page on a phone. label names the box for screen readers.
+// widens the page on a phone. label names the box for screen readers; a
+// group, not a region, as a lesson has several alike (axe landmark-unique).
 func wrapTables(html, label string) string {
-	open := `<div class="table-wrap" tabindex="0" role="region" aria-label="` + htmlpkg.EscapeString(label) + `"><table>`
+	open := `<div class="table-wrap" tabindex="0" role="group" aria-label="` + htmlpkg.EscapeString(label) + `"><table>`
 	html = strings.ReplaceAll(html, "<table>", open)
 	return strings.ReplaceAll(html, "</table>", "</table></div>")
 }
