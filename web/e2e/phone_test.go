@@ -122,3 +122,27 @@ func TestPhonePagesFit(t *testing.T) {
 		})
 	}
 }
+
+// TestVietnameseExamOptionsFit sits every question of the bank as one
+// Vietnamese exam on a 360×640 phone: no question's options may widen the
+// page (the options fieldset was 7 px too wide, review finding p5).
+func TestVietnameseExamOptionsFit(t *testing.T) {
+	app := webtest.Start(t)
+	ctx := tab(t, browser(t))
+	n := len(app.Bank.Questions)
+	do(t, ctx, "start an exam of the whole bank", chromedp.EmulateViewport(360, 640, chromedp.EmulateMobile),
+		chromedp.Navigate(app.URL+"/exam?lang=vi"),
+		chromedp.SetValue(chromedp.CSS(`input[name=count]`), strconv.Itoa(n)),
+		chromedp.Click(chromedp.CSS(`[data-testid=start-exam]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=exam-question][data-position="1"]`)))
+	base, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	base = strings.TrimSuffix(base, "/q/1")
+	for pos := 1; pos <= n; pos++ {
+		do(t, ctx, "open question "+strconv.Itoa(pos), chromedp.Navigate(base+"/q/"+strconv.Itoa(pos)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=exam-question][data-position="`+strconv.Itoa(pos)+`"]`)))
+		checkPhoneWidth(t, ctx, "vi exam question "+strconv.Itoa(pos))
+	}
+}
