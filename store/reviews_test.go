@@ -139,7 +139,7 @@ func TestReviewSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, as := store.NewReviewService(db), store.NewAttemptService(db)
+	rs := store.NewReviewService(db)
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	if _, err := rs.FindSession(ctx, l.ID); examsim.ErrorCode(err) != examsim.ENOTFOUND {
 		t.Fatalf("no session yet: %v, want ENOTFOUND", err)
@@ -171,7 +171,7 @@ func TestReviewSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rs, as = store.NewReviewService(db), store.NewAttemptService(db)
+	rs, as := store.NewReviewService(db), store.NewAttemptService(db)
 	got, err := rs.FindSession(ctx, l.ID)
 	if err != nil || got.Position != 2 || got.Done() || got.Mode != examsim.ModeReview || !cmp.Equal(got.QuestionIDs, []string{"q1", "q2", "q3"}) || got.Seed != 7 {
 		t.Fatalf("resumed session = %+v, %v", got, err)
