@@ -63,3 +63,34 @@ func TestExamDateForecast(t *testing.T) {
 		t.Errorf("the plan raises the weakest from %d%% to %d%% with %d steps", now, after, me.doc.Find(`[data-testid=examday-step]`).Length())
 	}
 }
+
+// TestCramLeavesTheSchedule: a cram session walks the weakest concepts'
+// questions and its answers leave every card's due date alone.
+func TestCramLeavesTheSchedule(t *testing.T) {
+	app := webtest.Start(t)
+	c := newClient(t, app.Server)
+	c.post("/practice/malformed-order-id", "/practice/malformed-order-id", url.Values{"choice": {"B"}})
+	before := c.get("/me/history.json").body
+	if p := c.post("/review", "/review/start", url.Values{"mode": {"cram"}}); p.header.Get("Location") != "/review/session" {
+		t.Fatalf("starting cram went to %q", p.header.Get("Location"))
+	}
+	card := c.get("/review/session")
+	got := card.doc.Find(`[data-testid=review-card]`)
+	if got.AttrOr("data-mode", "") != "cram" || got.AttrOr("data-total", "") != "10" || card.doc.Find(`[data-testid=cram-note]`).Length() != 1 {
+		t.Fatalf("cram card: mode %q, total %q", got.AttrOr("data-mode", ""), got.AttrOr("data-total", ""))
+	}
+	qid := got.AttrOr("data-question-id", "")
+	q, _ := app.Bank.Question(qid)
+	shown := strings.TrimPrefix(card.doc.Find(`[data-own=`+q.Answer+`]`).AttrOr("data-testid", ""), "option-")
+	res := c.post("/review/session", "/review/session", url.Values{"position": {"0"}, "choice": {shown}})
+	if !strings.HasSuffix(res.header.Get("Location"), "?session=1") {
+		t.Fatalf("cram answer went to %q", res.header.Get("Location"))
+	}
+	cardsOf := func(doc string) string { i := strings.Index(doc, `"review_cards"`); return doc[i:] }
+	if after := c.get("/me/history.json").body; cardsOf(after) != cardsOf(before) {
+		t.Errorf("cram moved the schedule:\nbefore %s\nafter  %s", cardsOf(before), cardsOf(after))
+	}
+	if got := c.get("/me?lang=en").doc.Find(`[data-testid=attempt-row][data-source=cram] [data-testid=attempt-source]`).Text(); strings.TrimSpace(got) != "Cram" {
+		t.Errorf("the cram answer's source reads %q in the history, want Cram", got)
+	}
+}
