@@ -283,6 +283,9 @@ type nextStep struct {
 	URL     string
 	Label   string
 	Session bool // the attempt was part of a review session
+	// Shown is how the session showed the question, so the result names
+	// the options by the letters the learner saw; nil outside a session.
+	Shown *examsim.ExamItem
 }
 
 // attemptNext is the result page's way on: the session's next card when
@@ -292,11 +295,17 @@ func (s *Server) attemptNext(c echo.Context, a *examsim.Attempt) nextStep {
 	if c.QueryParam("session") == "1" {
 		if rs, err := s.session(c); err == nil {
 			p := pageOf(c)
-			if rs.Done() {
-				return nextStep{URL: "/review/session", Label: p.Catalog.T(p.Lang, "review.session_finish"), Session: true}
-			}
-			return nextStep{URL: "/review/session", Session: true,
+			step := nextStep{URL: "/review/session", Session: true,
 				Label: p.Catalog.T(p.Lang, "review.session_next", "N", rs.Position+1, "Total", len(rs.QuestionIDs))}
+			if rs.Done() {
+				step.Label = p.Catalog.T(p.Lang, "review.session_finish")
+			}
+			if last := rs.Position - 1; last >= 0 && last < len(rs.QuestionIDs) && rs.QuestionIDs[last] == a.QuestionID {
+				shown := *rs // the showing just answered
+				shown.Position = last
+				step.Shown = shown.Current(s.optionLetters(a.QuestionID))
+			}
+			return step
 		}
 	}
 	if next := s.nextQuestion(a.QuestionID); next != "" {
@@ -304,4 +313,27 @@ func (s *Server) attemptNext(c echo.Context, a *examsim.Attempt) nextStep {
 		return nextStep{URL: "/practice/" + next, Label: p.Catalog.T(p.Lang, "result.next")}
 	}
 	return nextStep{}
+}
+
+// resultOptions are a question's options as its result lists them: in the
+// order and under the letters the session showed, or the question's own.
+func resultOptions(tx *questions.Text, shown *examsim.ExamItem) []shownOption {
+	if shown != nil {
+		return shownOptions(shown, tx)
+	}
+	out := make([]shownOption, len(tx.Options))
+	for i, o := range tx.Options {
+		out[i] = shownOption{Letter: o.Letter, Own: o.Letter, Option: o}
+	}
+	return out
+}
+
+// shownLetter is the letter an option (by its own letter) was shown under.
+func shownLetter(shown *examsim.ExamItem, own string) string {
+	if shown != nil {
+		if l := shown.ShownLetter(own); l != "" {
+			return l
+		}
+	}
+	return own
 }
