@@ -204,7 +204,7 @@ func TestReviewDueComesBackOnSchedule(t *testing.T) {
 	if v := result.doc.Find(`[data-testid=verdict]`).AttrOr("data-correct", ""); v != "true" {
 		t.Errorf("the right option under shown letter %s was stored as wrong (%q)", shown, v)
 	}
-	if got := result.doc.Find(`[data-testid=explained-` + strings.TrimPrefix(shown, "option-") + `]`).AttrOr("data-own", ""); got != "A" {
+	if got := result.doc.Find(`[data-testid=explained-`+strings.TrimPrefix(shown, "option-")+`]`).AttrOr("data-own", ""); got != "A" {
 		t.Errorf("the result lists under shown letter %s the option %q, want A as the session showed it", shown, got)
 	}
 	if result.doc.Find(`[data-testid=review-next]`).AttrOr("href", "") != "/review/session" {
