@@ -160,9 +160,13 @@ func (w *authzWorld) cases() map[string]routeCase {
 	return map[string]routeCase{
 		"GET /healthz":  get("/healthz", everyone(ok)),
 		"GET /_ceiling": get("/_ceiling", everyone(ok)), // fixed bytes for load runs, mounted only with --bench-ceiling
-		"GET /static/*": get(static.URL("style.css"), everyone(ok)),
-		"GET /metrics":  get("/metrics", everyone(ok)), // from loopback, as here; elsewhere the token decides
-		"GET /mcp":      {path: "/mcp", accept: "text/event-stream", want: everyone(bad)},
+		// The fan-out ceiling, likewise only with --bench-ceiling: a stream
+		// of fixed events, and the request that fires one to every stream.
+		"GET /_ceiling/events":  {path: "/_ceiling/events", stream: true, want: everyone(ok)},
+		"POST /_ceiling/fanout": post("/_ceiling/fanout", url.Values{}, everyone(ok)),
+		"GET /static/*":         get(static.URL("style.css"), everyone(ok)),
+		"GET /metrics":          get("/metrics", everyone(ok)), // from loopback, as here; elsewhere the token decides
+		"GET /mcp":              {path: "/mcp", accept: "text/event-stream", want: everyone(bad)},
 		// The sandbox's MCP server is open to any MCP client and knows no
 		// learner: it answers alike whoever calls, cookies or not.
 		"POST /mcp": {path: "/mcp", json: `{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "authz", "version": "1"}}}`,
@@ -187,11 +191,16 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /account/deleted": get("/account/deleted", everyone(ok)),
 		"GET /review":          get("/review", everyone(ok)),
 		"GET /review/next":     get("/review/next", everyone(see)),
-		"GET /register":        get("/register", everyone(ok)),
-		"POST /register":       post("/register", url.Values{"username": {"x"}, "password": {"a less common passphrase"}}, everyone(409).with(bad, anonymous)),
-		"GET /login":           get("/login", everyone(ok)),
-		"POST /login":          post("/login", url.Values{"username": {"lena"}, "password": {"not her password"}}, everyone(unauth)),
-		"POST /logout":         {path: "/logout", form: url.Values{}, phase: 3, want: everyone(see)},
+		// A session is the learner's own: each actor starts and walks theirs.
+		"POST /review/start":    post("/review/start", url.Values{"mode": {"cram"}}, everyone(see)),
+		"GET /review/session":   get("/review/session", everyone(see)),
+		"POST /review/session":  post("/review/session", url.Values{"position": {"99"}}, everyone(see)),
+		"POST /review/settings": post("/review/settings", url.Values{"retention": {"0.9"}}, everyone(see)),
+		"GET /register":         get("/register", everyone(ok)),
+		"POST /register":        post("/register", url.Values{"username": {"x"}, "password": {"a less common passphrase"}}, everyone(409).with(bad, anonymous)),
+		"GET /login":            get("/login", everyone(ok)),
+		"POST /login":           post("/login", url.Values{"username": {"lena"}, "password": {"not her password"}}, everyone(unauth)),
+		"POST /logout":          {path: "/logout", form: url.Values{}, phase: 3, want: everyone(see)},
 
 		"GET /exam":                 get("/exam", everyone(ok)),
 		"POST /exam":                post("/exam", url.Values{"topic": {"structured-errors"}, "count": {"3"}, "minutes": {"10"}, "pass_mark": {"72"}}, everyone(see)),
@@ -201,6 +210,7 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /exam/:id/review":      get(w.exam+"/review", ownExam),
 		"POST /exam/:id/submit":     {path: w.exam + "/submit", form: url.Values{}, phase: 2, want: ownExam.with(see, learner)},
 		"GET /exam/:id/results":     get(w.exam+"/results", ownExam.with(see, learner)), // still running: to the questions
+		"POST /exam/:id/again":      post(w.exam+"/again", url.Values{"which": {"all"}}, ownExam.with(see, learner)),
 		"GET /sandbox":              get("/sandbox?scenario=empty&agent=structured", everyone(ok)),
 		"GET /sandbox/stream":       {path: "/sandbox/stream?scenario=empty&agent=structured", stream: true, want: everyone(ok)},
 		"POST /sandbox/predictions": post("/sandbox/predictions", url.Values{"scenario": {"empty"}, "agent": {"naive"}, "seed": {"1"}, "decision": {"1"}, "move": {"retry"}}, everyone(see)),
