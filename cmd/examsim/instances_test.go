@@ -202,9 +202,18 @@ func TestTwoInstancesOnOneDatabase(t *testing.T) {
 	if dead == nil {
 		t.Fatalf("the room's lease names %q, neither instance (%s, %s)", owner, servers[0].URL, servers[1].URL)
 	}
-	// A student watching when the owner dies: the stream, forwarded or
-	// direct, breaks, and reconnecting reaches the new owner.
+	// Event streams pass through the forwarding: the balancer alternates, so
+	// of two streams opened in a row one reaches the instance that does not
+	// own the room and is forwarded, event by event.
 	watcher := class[students-1]
+	for i := range 2 {
+		if err := firstEvent(ctx, watcher.u, "/class/s/"+room.ID+"/events"); err != nil {
+			t.Errorf("a student's event stream %d through the balancer: %v", i, err)
+		}
+	}
+	if got := forwardedCount(ctx, t, alive.URL, tr); got == 0 {
+		t.Errorf("the instance not owning the room forwarded no request")
+	}
 	// The rest of the class answers, and the owner is SIGKILLed in the
 	// middle of that burst: no handover, the lease must run out.
 	rest := make(chan struct{})
@@ -291,4 +300,22 @@ func firstEvent(ctx context.Context, u *loadgen.VUser, path string) error {
 		}
 	}
 	return fmt.Errorf("the stream ended without an event: %v", sc.Err())
+}
+
+// forwardedCount reads an instance's count of forwarded requests.
+func forwardedCount(ctx context.Context, t *testing.T, base string, tr *http.Transport) int {
+	t.Helper()
+	status, body, _, err := loadgen.NewVUser(base, tr).Get(ctx, "/metrics")
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("/metrics: %d %v", status, err)
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, "examsim_classroom_forwarded_total "); ok {
+			var n float64
+			fmt.Sscan(v, &n)
+			return int(n)
+		}
+	}
+	t.Fatal("/metrics has no examsim_classroom_forwarded_total")
+	return 0
 }
