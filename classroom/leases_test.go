@@ -92,3 +92,56 @@ func TestHubsShareRoomsThroughLeases(t *testing.T) {
 		t.Errorf("the stored run: %+v %v, want the new owner's reveal", run, err)
 	}
 }
+
+// An owner that is alive but has lost a room's lease (here released under
+// it, as if it had been cut off from PostgreSQL) lets the room go on its
+// next heartbeat: its streams end as Moved, so browsers reconnect and reach
+// the new owner, and a request for the room is sent there.
+func TestHubLetsGoOfARoomItLost(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bank, _ := bankOnce()
+	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
+	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lost_teacher", "correct-horse", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ttl = 600 * time.Millisecond
+	a := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "a", Address: "http://a", LeaseTTL: ttl})
+	defer a.Close()
+	b := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "b", Address: "http://b", LeaseTTL: ttl})
+	defer b.Close()
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Lost", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := classes.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	room, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := room.Watch(0)
+	defer stream.Close()
+	if err := leases.ReleaseRooms(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Room(ctx, room.ID); err != nil {
+		t.Fatalf("b takes the released room: %v", err)
+	}
+	select {
+	case <-stream.Ended():
+		if stream.Reason() != classroom.Moved {
+			t.Errorf("the stream ended as %v, want Moved", stream.Reason())
+		}
+	case <-time.After(3 * ttl):
+		t.Fatal("a kept the room's stream open after losing its lease")
+	}
+	var elsewhere *classroom.NotOwnerError
+	if _, err := a.Room(ctx, room.ID); !errors.As(err, &elsewhere) || elsewhere.Address != "http://b" {
+		t.Errorf("a asked for the room it lost: %v, want a NotOwnerError naming http://b", err)
+	}
+}
