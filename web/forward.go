@@ -162,9 +162,8 @@ func (s *Server) proxyFor(address string, unreachable func(http.ResponseWriter))
 			unreachable(w)
 		},
 	}
-	if err != nil {
-		p.Rewrite = nil
-		p.Director = func(*http.Request) {}
+	if err != nil { // a lease naming no URL: the request goes nowhere and ErrorHandler answers
+		p.Rewrite = func(*httputil.ProxyRequest) {}
 	}
 	s.fwd.proxies[key] = p
 	return p
