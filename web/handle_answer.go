@@ -22,7 +22,7 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	}
 	p := pageOf(c)
 	tx := s.text(c, q)
-	form := answerForm{Choice: c.FormValue("choice"), Explanation: strings.TrimSpace(c.FormValue("explanation"))}
+	form := answerForm{Choice: c.FormValue("choice"), Explanation: strings.TrimSpace(formText(c, "explanation"))}
 
 	if err := checkAnswer(tx, form); err != nil {
 		return formError(c, err, func(_ int, reason string) error {

@@ -106,7 +106,7 @@ func (s *Server) handleExamAnswer(c echo.Context) error {
 	p := pageOf(c)
 	form := examAnswerForm{
 		Choice:      c.FormValue("choice"),
-		Explanation: strings.TrimSpace(c.FormValue("explanation")),
+		Explanation: strings.TrimSpace(formText(c, "explanation")),
 		Flagged:     c.FormValue("flag") == "1",
 	}
 	own := ""
