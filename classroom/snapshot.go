@@ -56,6 +56,7 @@ func (s *Snapshot) Rank(playerID int64) int { return s.rank[playerID] }
 func (r *Room) Snapshot() *Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.clampStartLocked()
 	if r.snap == nil || r.snap.Live != r.live {
 		r.snap = r.buildLocked()
 	}
@@ -69,6 +70,7 @@ func (r *Room) Snapshot() *Snapshot {
 func (r *Room) StageSnapshot() *Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.clampStartLocked()
 	if r.vsnap == nil || r.vsnap.Version != r.version {
 		if r.snap == nil || r.snap.Live != r.live {
 			r.snap = r.buildLocked()
