@@ -166,6 +166,26 @@ type limits struct {
 	joinClient, joinFailures                *limiter
 	consoleOnce                             sync.Once
 	console                                 *limiter
+	anonAnswersOnce                         sync.Once
+	anonAnswers                             *limiter
+}
+
+// DefaultAnonymousAnswersPerClient lets a room of learners without accounts
+// practise from behind one school address (60 at once, then two a second),
+// while a script cannot store answers by the thousand.
+var DefaultAnonymousAnswersPerClient = Limit{Burst: 60, Every: 500 * time.Millisecond}
+
+// anonymousAnswers limits practice answers from learners without an
+// account, per client address.
+func (ls *limits) anonymousAnswers(s *Server) *limiter {
+	ls.anonAnswersOnce.Do(func() {
+		l := s.AnonymousAnswersPerClient
+		if l == (Limit{}) {
+			l = DefaultAnonymousAnswersPerClient
+		}
+		ls.anonAnswers = newLimiter(l)
+	})
+	return ls.anonAnswers
 }
 
 // consoleClient limits new tool-console sessions per client address.

@@ -65,7 +65,11 @@ type Config struct {
 	// ConsoleSessionsPerClient limits new tool-console sessions per client
 	// address; the zero value means DefaultConsoleSessionsPerClient.
 	ConsoleSessionsPerClient Limit
-	Logger                   *slog.Logger
+	// AnonymousAnswersPerClient limits practice answers from learners
+	// without an account per client address; the zero value means
+	// DefaultAnonymousAnswersPerClient.
+	AnonymousAnswersPerClient Limit
+	Logger                    *slog.Logger
 
 	// Classroom runs live classroom sessions on Classes; Accounts manages
 	// roles for the admin page. The classroom pages answer 404 without them.
