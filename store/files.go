@@ -29,7 +29,7 @@ var ErrNoDatabase = errors.New("no database there")
 // read or update one: a mistyped path is refused rather than made into a
 // new, empty database.
 func OpenExisting(ctx context.Context, path string) (*DB, error) {
-	if path != ":memory:" {
+	if path != ":memory:" && !IsPostgresURL(path) { // a PostgreSQL database is made by its server, not here
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("store: %s: %w: check the path (--db or EXAMSIM_DB); this command does not create a database", path, ErrNoDatabase)
 		}

@@ -128,6 +128,8 @@ func New(cfg Config) *Server {
 	if cfg.Sandbox == nil {
 		cfg.Sandbox = sandbox.New()
 	}
+	// The lessons on /learn are the lessons the sandbox offers over MCP.
+	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
 	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
 	s.class.frags = map[int64]*roomFragments{}
 	if cfg.BenchCeiling {
@@ -142,4 +144,18 @@ func New(cfg Config) *Server {
 	s.echo.SchemeExtractor = s.schemeOf
 	s.routes()
 	return s
+}
+
+// mcpLessons are the bank's lessons, each language one MCP resource.
+func mcpLessons(bank *questions.Bank) []sandbox.Lesson {
+	if bank == nil {
+		return nil
+	}
+	var out []sandbox.Lesson
+	for _, tp := range bank.Topics {
+		for lang, ls := range tp.Lessons {
+			out = append(out, sandbox.Lesson{Topic: tp.ID, Lang: string(lang), Title: ls.Title, Summary: ls.Summary, Markdown: ls.Markdown})
+		}
+	}
+	return out
 }
