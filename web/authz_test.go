@@ -158,9 +158,11 @@ func (w *authzWorld) cases() map[string]routeCase {
 	teacherPage := only(ok, forbid, teachers...).with(unauth, anonymous)
 	ownExam := only(ok, notFound, learner)
 	return map[string]routeCase{
-		"GET /healthz":          get("/healthz", everyone(ok)),
-		"GET /_ceiling":         get("/_ceiling", everyone(ok)),                               // fixed bytes for load runs, mounted only with --bench-ceiling
-		"GET /_ceiling/events":  {path: "/_ceiling/events", stream: true, want: everyone(ok)}, // the load run's fan-out ceiling
+		"GET /healthz":  get("/healthz", everyone(ok)),
+		"GET /_ceiling": get("/_ceiling", everyone(ok)), // fixed bytes for load runs, mounted only with --bench-ceiling
+		// The fan-out ceiling, likewise only with --bench-ceiling: a stream
+		// of fixed events, and the request that fires one to every stream.
+		"GET /_ceiling/events":  {path: "/_ceiling/events", stream: true, want: everyone(ok)},
 		"POST /_ceiling/fanout": post("/_ceiling/fanout", url.Values{}, everyone(ok)),
 		"GET /static/*":         get(static.URL("style.css"), everyone(ok)),
 		"GET /metrics":          get("/metrics", everyone(ok)), // from loopback, as here; elsewhere the token decides
