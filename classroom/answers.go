@@ -100,6 +100,7 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	if p == nil || p.Kicked {
 		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
+	r.clampStartLocked()
 	now := r.now()
 	ad := &admission{roomID: r.ID, epoch: r.run.Epoch, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
 		choice: choice, assignment: r.run.Mode == examsim.ModeAssignment, at: now}

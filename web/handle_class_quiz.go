@@ -121,7 +121,7 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 // numbers typed beside them (unnumbered ones keep their place, last).
 func (s *Server) readQuizForm(c echo.Context) quizForm {
 	form := quizForm{
-		Title: strings.TrimSpace(c.FormValue("title")), Scoring: c.FormValue("scoring"), Explanations: c.FormValue("explanations"),
+		Title: strings.TrimSpace(formText(c, "title")), Scoring: c.FormValue("scoring"), Explanations: c.FormValue("explanations"),
 		Leaderboard: c.FormValue("leaderboard") == "on",
 		Topic:       c.FormValue("topic"), Concept: c.FormValue("concept"), Difficulty: c.FormValue("difficulty"),
 	}

@@ -62,7 +62,14 @@ type Config struct {
 	// MCPSessionsPerClient limits new MCP sessions per client address; the
 	// zero value means DefaultMCPSessionsPerClient.
 	MCPSessionsPerClient Limit
-	Logger               *slog.Logger
+	// ConsoleSessionsPerClient limits new tool-console sessions per client
+	// address; the zero value means DefaultConsoleSessionsPerClient.
+	ConsoleSessionsPerClient Limit
+	// AnonymousAnswersPerClient limits practice answers from learners
+	// without an account per client address; the zero value means
+	// DefaultAnonymousAnswersPerClient.
+	AnonymousAnswersPerClient Limit
+	Logger                    *slog.Logger
 
 	// Classroom runs live classroom sessions on Classes; Accounts manages
 	// roles for the admin page. The classroom pages answer 404 without them.

@@ -107,13 +107,13 @@ func openServingDB(ctx context.Context, path string, stderr io.Writer) (db *stor
 		return nil, nil, 1
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\n%s\n", path, err, store.OpenAdvice(path, err))
 		return nil, nil, 1
 	}
 	db, err = store.Open(ctx, path)
 	if err != nil {
 		_ = release() // the open error is the one to report
-		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n%s\n", path, err, store.OpenAdvice(path, err))
 		return nil, nil, 1
 	}
 	return db, release, 0
@@ -168,8 +168,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer release() // after the database is closed: deferred first, run last
 	defer db.Close()
 	key, err := db.Secret(ctx, "cookie")
-	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+	if err != nil { // only a first start writes it: read-only from the start, it cannot be made
+		fmt.Fprintf(stderr, "examsim serve: %v\n%s\n", err, store.OpenAdvice(o.dbPath, err))
 		return 1
 	}
 	ln, err := net.Listen("tcp", o.addr)
