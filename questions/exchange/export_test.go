@@ -132,3 +132,37 @@ func TestCompile(t *testing.T) {
 		t.Errorf("a bad pattern gives %v, want one problem in en.md", problems)
 	}
 }
+
+// Each problem the bank's loader finds lands beside the field it concerns.
+func TestFieldOf(t *testing.T) {
+	bankFS, _ := questions.Embedded()
+	q := exchangetest.Question()
+	q.Texts[examsim.Vietnamese].Title = ""
+	q.Texts[examsim.Polish].Options[1].Explanation = ""
+	q.Texts[examsim.Thai].Stem = ""
+	q.Difficulty = "tricky"
+	q.Rubric.Concepts[0].Patterns[examsim.English] = []string{"{neg}"}
+	q.Rubric.Misconceptions[0].Notes[examsim.Polish] = ""
+	q.Rubric.Concepts[0].Weight = 11
+	_, problems := Compile(bankFS, q)
+	got := map[string]string{}
+	for _, p := range problems {
+		got[p.Path+": "+p.Msg] = FieldOf(q, p)
+	}
+	want := map[string]string{
+		`question.yaml: difficulty "tricky" must be easy, medium or hard`:                          FieldDifficulty,
+		`question.yaml: rubric concept "no-access": weight 11 must be a whole number from 1 to 10`: FieldRule + "no-access",
+		"vi.md: title is empty: give the question a short title":                                   FieldTitle,
+		"pl.md: option B has no explanation: add lines starting with > after its text":             FieldOption + "B",
+		`pl.md: rubric misconception "retry-fixes-it" needs a why`:                                 FieldRule + "retry-fixes-it",
+		"th.md: the scenario is empty: write it before the first ## A":                             FieldStem,
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok && strings.HasPrefix(k, "en.md") {
+			want[k] = FieldRule + "no-access" // the bad pattern's message is the pattern compiler's own
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+}
