@@ -134,7 +134,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Logger: logger})
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{
-		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
+		Bank: bank, BankFiles: bankFiles(o.qdir), Catalog: catalog, Logger: logger, CookieKey: key,
 		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
 		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,

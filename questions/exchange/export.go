@@ -3,6 +3,7 @@ package exchange
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,6 +18,10 @@ import (
 	"github.com/examsim/examsim/questions"
 	"go.yaml.in/yaml/v3"
 )
+
+// ErrNothingToExport is Export's answer when no question can join the
+// bank: a zip of lessons alone is no bank.
+var ErrNothingToExport = errors.New("exchange: no question can join the bank")
 
 // Skip is an authored question Export left out, and why.
 type Skip struct {
@@ -48,6 +53,9 @@ func Export(w io.Writer, bank fs.FS, qs []*examsim.AuthoredQuestion, withBank bo
 		}
 	}
 	for {
+		if len(keep) == 0 {
+			return skips, ErrNothingToExport
+		}
 		files, err := bankFiles(bank, keep, withBank)
 		if err != nil {
 			return skips, err
