@@ -88,6 +88,10 @@ type AuthoredQuestionService interface {
 	Update(ctx context.Context, editor int64, q *AuthoredQuestion) error
 	// Get returns the latest version of the question, if viewer may see it.
 	Get(ctx context.Context, viewer *Learner, id string) (*AuthoredQuestion, error)
+	// Current returns the latest version, whoever asks and even when the
+	// question was deleted: a quiz that uses it, its results and its
+	// grading go on showing it.
+	Current(ctx context.Context, id string) (*AuthoredQuestion, error)
 	// GetVersion returns one version, whoever asks: an answer scored against
 	// it must stay explainable.
 	GetVersion(ctx context.Context, id string, version int) (*AuthoredQuestion, error)

@@ -138,8 +138,10 @@ func (ad *admission) score() (*examsim.ClassAnswer, error) {
 		Verdict:   res.Verdict(ad.tx.Rubric.Version),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
 	}
-	if ad.explanation == "" {
-		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version} // nothing was scored
+	if ad.explanation == "" || len(ad.tx.Rubric.Concepts) == 0 {
+		// Nothing was scored: no explanation, or a teacher's question
+		// without a rubric, whose explanations the teacher reads unscored.
+		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version}
 	}
 	scoringMode := ad.quiz.Scoring
 	if ad.assignment {

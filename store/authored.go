@@ -179,6 +179,18 @@ func (s *AuthoredQuestionService) Get(ctx context.Context, viewer *examsim.Learn
 	return q, nil
 }
 
+func (s *AuthoredQuestionService) Current(ctx context.Context, id string) (*examsim.AuthoredQuestion, error) {
+	var version int
+	err := s.db.db.QueryRowContext(ctx, `SELECT version FROM authored_questions WHERE id = ?`, id).Scan(&version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, examsim.E(examsim.ENOTFOUND, "authored.error_not_found", "ID", id)
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	return s.GetVersion(ctx, id, version)
+}
+
 func (s *AuthoredQuestionService) GetVersion(ctx context.Context, id string, version int) (*examsim.AuthoredQuestion, error) {
 	q := &examsim.AuthoredQuestion{ID: id, Version: version}
 	var author sql.NullInt64

@@ -341,3 +341,9 @@ var patternSyntax = [][2]string{
 	{"escalate", "word"}, {"retry|retries|retried", "alt"}, {"retr*", "prefix"}, {"valid_empty", "joined"},
 	{"{neg} retr* help*", "neg"}, {"{!neg} retr*", "notneg"}, {"backoff jitter ~6", "window"},
 }
+
+// unscored says whether a question's explanations go unscored: a teacher's
+// question without a rubric.
+func unscored(tx *questions.Text) bool {
+	return tx != nil && (tx.Rubric == nil || len(tx.Rubric.Concepts) == 0)
+}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -281,5 +282,78 @@ func TestAuthoredImportAndExport(t *testing.T) {
 	}
 	if _, ok := bank.Question("locked-calendar"); !ok {
 		t.Errorf("the complete question is not in the zip")
+	}
+}
+
+// A teacher's question joins a quiz beside a bank question: students play
+// it live and their explanations are scored with its rubric; the CSV has
+// it like any other. Another teacher's unshared question cannot be put in
+// a quiz, and no learner opens a teacher's question by its id.
+func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
+	a := newClassApp(t)
+	ines := a.account("ines", examsim.RoleInstructor)
+	a.account("ivan", examsim.RoleInstructor)
+	ids := map[string]int64{}
+	for _, l := range mustAccounts(t, a) {
+		ids[l.Username] = l.ID
+	}
+	authoredQuestion(t, a.App, ids["ines"])
+	private := exchangetest.Question()
+	private.ID, private.AuthorID = "ivans-private-question", ids["ivan"]
+	if err := store.NewAuthoredQuestionService(a.DB).Create(context.Background(), private); err != nil {
+		t.Fatal(err)
+	}
+
+	builder := ines.get("/class/quizzes/new")
+	if builder.doc.Find("[data-testid=pick-locked-calendar]").Length() != 1 {
+		t.Errorf("the builder does not offer the teacher's own question")
+	}
+	if builder.doc.Find("[data-testid=pick-ivans-private-question]").Length() != 0 {
+		t.Errorf("the builder offers another teacher's unshared question")
+	}
+	form := func(ids ...string) url.Values {
+		return url.Values{"title": {"Mixed"}, "seconds": {"60"}, "scoring": {"correctness"}, "explanations": {"optional"},
+			"action": {"save"}, "q": ids, "order-" + ids[0]: {"1"}, "order-" + ids[1]: {"2"}}
+	}
+	if p := ines.post("/class/quizzes/new", "/class/quizzes", form("ivans-private-question", "malformed-order-id")); p.status != 400 {
+		t.Errorf("a quiz with another teacher's unshared question: %d, want 400", p.status)
+	}
+	p := ines.post("/class/quizzes/new", "/class/quizzes", form("locked-calendar", "malformed-order-id"))
+	m := quizLocation.FindStringSubmatch(p.header.Get("Location"))
+	if p.status != http.StatusSeeOther || m == nil {
+		t.Fatalf("saving the mixed quiz: %d %s", p.status, p.text("[data-testid=form-error]"))
+	}
+	p = ines.post("/class/quizzes/"+m[1], "/class/quizzes/"+m[1]+"/sessions", url.Values{"mode": {"live"}})
+	room := strings.TrimSuffix(p.header.Get("Location"), "/host")
+	code := ines.get(room + "/host").text("[data-testid=join-code]")
+	lena := a.join(code, "Lena", "en")
+	control(t, ines, room, "start", -1)
+	if r := answer(t, lena, room, 0, "A", "They lack access to that calendar: only the user can get access, so the agent should tell them."); r.status != 200 {
+		t.Fatalf("answering the teacher's question: %d %s", r.status, r.body)
+	}
+	if s := lena.get("/practice/locked-calendar").status; s != 404 {
+		t.Errorf("a learner opens a teacher's question by its id: %d, want 404", s)
+	}
+
+	rows, err := csv.NewReader(strings.NewReader(ines.get(room + "/results.csv").body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row []string
+	for _, r := range rows {
+		if len(r) > 3 && r[3] == "locked-calendar" {
+			row = r
+		}
+	}
+	if len(row) < 12 || row[5] != "answered" || row[7] != "true" {
+		t.Fatalf("the CSV row of the teacher's question: %q", row)
+	}
+	if band := row[11]; band != "2" && band != "3" {
+		t.Errorf("the explanation scored band %q with the teacher's rubric, want 2 or 3 (row %q)", band, row)
+	}
+	// Item statistics count it as they count the bank's questions.
+	items := ines.get("/class/items")
+	if f := items.doc.Find(`[data-testid=item-row][data-question-id=locked-calendar] [data-testid=facility]`).Text(); f != "100%" {
+		t.Errorf("item statistics of the teacher's question: facility %q, want 100%%", f)
 	}
 }

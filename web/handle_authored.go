@@ -468,3 +468,51 @@ func sortedLangs(langs []examsim.Lang) []examsim.Lang {
 	}
 	return out
 }
+
+// mayUseAuthored refuses a teacher's question in a quiz unless the quiz's
+// owner may see it (their own, or shared with them): the id of another
+// teacher's unshared question is not found, as everywhere.
+func (s *Server) mayUseAuthored(c echo.Context, q *questions.Question) error {
+	if !q.Authored {
+		return nil
+	}
+	if s.Authored == nil {
+		return examsim.E(examsim.EINVALID, "error.question_not_found", "ID", q.ID)
+	}
+	if _, err := s.Authored.Get(c.Request().Context(), pageOf(c).Learner, q.ID); err != nil {
+		return examsim.E(examsim.EINVALID, "error.question_not_found", "ID", q.ID)
+	}
+	return nil
+}
+
+// authoredPickable are the teacher's own and shared questions, compiled,
+// for the quiz builder to offer beside the bank's.
+func (s *Server) authoredPickable(c echo.Context) []*questions.Question {
+	l := pageOf(c).Learner
+	if s.Authored == nil || l == nil {
+		return nil
+	}
+	list, err := s.Authored.Visible(c.Request().Context(), l)
+	if err != nil {
+		return nil // the bank's questions are still offered; saving checks again
+	}
+	var out []*questions.Question
+	for _, aq := range list {
+		if q, ok := s.Bank.Question(aq.ID); ok && q.Authored {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// authoredItemKey is a teacher's question's key and option letters, for
+// item statistics, as Bank.ItemKeys gives the bank's.
+func authoredItemKey(q *questions.Question) examsim.ItemKey {
+	k := examsim.ItemKey{ID: q.ID, Answer: q.Answer}
+	if tx := q.In(examsim.English); tx != nil {
+		for _, o := range tx.Options {
+			k.Options = append(k.Options, o.Letter)
+		}
+	}
+	return k
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/questions/exchange"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
 )
@@ -131,6 +132,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	services := store.NewServices(db)
+	// Quizzes, results and grading find teachers' questions beside the bank's.
+	bank = bank.WithAuthored(exchange.NewResolver(bankFiles(o.qdir), services.Authored).Lookup)
 	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Logger: logger})
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{

@@ -314,7 +314,8 @@ func mustYAML(v any) []byte {
 // compiles the rubric's patterns and runs `questions check`'s rules. The
 // problems are the question's own, paths relative to its folder, without
 // those an authored question is allowed: languages it does not have, and
-// no rubric at all. q is usable when there are none.
+// no rubric at all. q is usable when there are none. Without a rubric,
+// each text's Rubric has no concepts: nothing is scored.
 func Compile(bank fs.FS, q *examsim.AuthoredQuestion) (*questions.Question, questions.Problems) {
 	files := fstest.MapFS{}
 	add := map[string][]byte{}
@@ -347,11 +348,6 @@ func Compile(bank fs.FS, q *examsim.AuthoredQuestion) (*questions.Question, ques
 	var out *questions.Question
 	if loaded != nil {
 		out, _ = loaded.Question(q.ID)
-	}
-	if out != nil && q.Rubric == nil {
-		for _, tx := range out.Texts {
-			tx.Rubric = nil
-		}
 	}
 	return out, own
 }
