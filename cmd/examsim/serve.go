@@ -16,8 +16,8 @@ import (
 
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
-	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/questions/exchange"
+	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
 )
