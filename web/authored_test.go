@@ -148,7 +148,7 @@ func TestAuthoredEditorSaveCheckAndWorkbench(t *testing.T) {
 	if results.Length() != 3 {
 		t.Fatalf("scored samples: %d, want 3", results.Length())
 	}
-	if results.First().Find("[data-testid=sample-confidence]").Length() != 1 {
+	if results.First().Find("[data-testid=sample-confidence-value]").Length() != 1 {
 		t.Errorf("a scored sample shows no confidence")
 	}
 	if p.doc.Find("[data-testid=sample-learner-explanation] [data-testid=evidence]").Length() == 0 {

@@ -16,7 +16,7 @@ func TestExportLoadsAsABank(t *testing.T) {
 	bankFS, _ := questions.Embedded()
 	good := exchangetest.Question()
 	good.Texts[examsim.English].Stem += "\n\n## B\n\nA line that looks like an option heading, and <script>alert(1)</script>."
-	good.Texts[examsim.English].Options[1].Text = "Retry the call\n> with a backoff"
+	good.Texts[examsim.English].Options[1].Text = "Retry the call\n> after a backoff, in case the calendar answers later"
 	partial := exchangetest.Question()
 	partial.ID, partial.Texts = "only-english", map[examsim.Lang]*examsim.AuthoredText{examsim.English: partial.Texts[examsim.English]}
 	unscored := exchangetest.Question()
@@ -75,7 +75,7 @@ func TestExportLoadsAsABank(t *testing.T) {
 		if len(tx.Options) != 2 || !strings.Contains(tx.StemHTML, "## B") || strings.Contains(tx.StemHTML, "<script") {
 			t.Errorf("stem not kept as written and sanitised: %d options, stem %q", len(tx.Options), tx.StemHTML)
 		}
-		if !strings.Contains(tx.Options[1].HTML, "&gt; with a backoff") {
+		if !strings.Contains(tx.Options[1].HTML, "&gt; after a backoff") {
 			t.Errorf("option B's quoted line became an explanation: %q", tx.Options[1].HTML)
 		}
 		if tx.Rubric.Version != 2 || len(tx.Rubric.Concepts) != 1 {

@@ -5,13 +5,14 @@ package exchangetest
 import "github.com/examsim/examsim"
 
 // Question is a teacher's question the bank would accept: every
-// language, a rubric, a lesson source.
+// language, a rubric, a lesson source; its distractor is as long as its
+// key, so it adds no cue to the bank's cue check.
 func Question() *examsim.AuthoredQuestion {
 	texts := map[examsim.Lang][4]string{ // title, stem, key, distractor
-		examsim.English:    {"A locked calendar", "The calendar tool answers `403 Forbidden` for a meeting the user cannot see. What should the agent do?", "Tell the user they lack access to that calendar", "Retry the call with a backoff"},
-		examsim.Vietnamese: {"Lịch bị khóa", "Công cụ lịch trả về `403 Forbidden` cho một cuộc họp người dùng không được xem. Tác tử nên làm gì?", "Báo người dùng rằng họ không có quyền xem lịch đó", "Gọi lại sau một khoảng chờ"},
-		examsim.Polish:     {"Zablokowany kalendarz", "Narzędzie kalendarza zwraca `403 Forbidden` dla spotkania, którego użytkownik nie widzi. Co powinien zrobić agent?", "Powiedzieć użytkownikowi, że nie ma dostępu do tego kalendarza", "Ponowić wywołanie po odczekaniu"},
-		examsim.Thai:       {"ปฏิทินที่ถูกล็อก", "เครื่องมือปฏิทินตอบ `403 Forbidden` สำหรับการประชุมที่ผู้ใช้ไม่มีสิทธิ์ดู เอเจนต์ควรทำอย่างไร", "บอกผู้ใช้ว่าไม่มีสิทธิ์เข้าถึงปฏิทินนั้น", "เรียกซ้ำหลังจากรอสักพัก"},
+		examsim.English:    {"A locked calendar", "The calendar tool answers `403 Forbidden` for a meeting the user cannot see. What should the agent do?", "Tell the user they lack access to that calendar", "Retry the call after a backoff, in case the calendar answers later"},
+		examsim.Vietnamese: {"Lịch bị khóa", "Công cụ lịch trả về `403 Forbidden` cho một cuộc họp người dùng không được xem. Tác tử nên làm gì?", "Báo người dùng rằng họ không có quyền xem lịch đó", "Gọi lại sau một khoảng chờ, biết đâu lịch sẽ trả lời sau"},
+		examsim.Polish:     {"Zablokowany kalendarz", "Narzędzie kalendarza zwraca `403 Forbidden` dla spotkania, którego użytkownik nie widzi. Co powinien zrobić agent?", "Powiedzieć użytkownikowi, że nie ma dostępu do tego kalendarza", "Ponowić wywołanie po odczekaniu, bo kalendarz może odpowiedzieć później"},
+		examsim.Thai:       {"ปฏิทินที่ถูกล็อก", "เครื่องมือปฏิทินตอบ `403 Forbidden` สำหรับการประชุมที่ผู้ใช้ไม่มีสิทธิ์ดู เอเจนต์ควรทำอย่างไร", "บอกผู้ใช้ว่าไม่มีสิทธิ์เข้าถึงปฏิทินนั้น", "เรียกซ้ำอีกครั้งหลังจากรอสักพัก เผื่อปฏิทินจะตอบกลับมาทีหลัง"},
 	}
 	patterns := map[examsim.Lang][2]string{ // concept, misconception
 		examsim.English:    {"access|permission", "{!neg} retr*"},
