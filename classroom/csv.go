@@ -47,7 +47,9 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 				row = append(row, "no_answer", "", "", "false", "", "", "", "0", "", "")
 			default:
 				score, band := "", ""
-				if a.Explanation != "" {
+				// A scored explanation has a verdict per rubric concept; none
+				// means a teacher's question without a rubric: not scored.
+				if a.Explanation != "" && len(a.Concepts) > 0 {
 					score, band = strconv.Itoa(a.Score), strconv.Itoa(a.Band)
 				}
 				row = append(row, "answered", a.Choice, strconv.FormatBool(a.Correct),

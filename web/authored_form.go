@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/questions/exchange"
 )
@@ -347,3 +348,6 @@ var patternSyntax = [][2]string{
 func unscored(tx *questions.Text) bool {
 	return tx != nil && (tx.Rubric == nil || len(tx.Rubric.Concepts) == 0)
 }
+
+// langName is a language's own name, as the language switch shows it.
+func langName(l examsim.Lang) string { return i18n.Name(l) }

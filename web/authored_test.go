@@ -303,6 +303,13 @@ func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
 	if err := store.NewAuthoredQuestionService(a.DB).Create(context.Background(), private); err != nil {
 		t.Fatal(err)
 	}
+	// Ines's second question: English only, no rubric.
+	plain := exchangetest.Question()
+	plain.ID, plain.AuthorID, plain.Rubric = "english-only-unscored", ids["ines"], nil
+	plain.Texts = map[examsim.Lang]*examsim.AuthoredText{examsim.English: plain.Texts[examsim.English]}
+	if err := store.NewAuthoredQuestionService(a.DB).Create(context.Background(), plain); err != nil {
+		t.Fatal(err)
+	}
 
 	builder := ines.get("/class/quizzes/new")
 	if builder.doc.Find("[data-testid=pick-locked-calendar]").Length() != 1 {
@@ -318,7 +325,7 @@ func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
 	if p := ines.post("/class/quizzes/new", "/class/quizzes", form("ivans-private-question", "malformed-order-id")); p.status != 400 {
 		t.Errorf("a quiz with another teacher's unshared question: %d, want 400", p.status)
 	}
-	p := ines.post("/class/quizzes/new", "/class/quizzes", form("locked-calendar", "malformed-order-id"))
+	p := ines.post("/class/quizzes/new", "/class/quizzes", form("locked-calendar", "english-only-unscored"))
 	m := quizLocation.FindStringSubmatch(p.header.Get("Location"))
 	if p.status != http.StatusSeeOther || m == nil {
 		t.Fatalf("saving the mixed quiz: %d %s", p.status, p.text("[data-testid=form-error]"))
@@ -327,6 +334,7 @@ func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
 	room := strings.TrimSuffix(p.header.Get("Location"), "/host")
 	code := ines.get(room + "/host").text("[data-testid=join-code]")
 	lena := a.join(code, "Lena", "en")
+	piotr := a.join(code, "Piotr", "pl")
 	control(t, ines, room, "start", -1)
 	if r := answer(t, lena, room, 0, "A", "They lack access to that calendar: only the user can get access, so the agent should tell them."); r.status != 200 {
 		t.Fatalf("answering the teacher's question: %d %s", r.status, r.body)
@@ -334,16 +342,33 @@ func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
 	if s := lena.get("/practice/locked-calendar").status; s != 404 {
 		t.Errorf("a learner opens a teacher's question by its id: %d, want 404", s)
 	}
+	// The English-only question without a rubric: a Polish student is told
+	// it is in English, and that the explanation is not scored.
+	control(t, ines, room, "reveal", 0)
+	control(t, ines, room, "next", 0)
+	play := piotr.get(room + "/play")
+	if play.doc.Find("[data-testid=question-other-lang]").Length() != 1 || play.doc.Find("[data-testid=explanation-unscored]").Length() != 1 {
+		t.Errorf("the Polish student is not told the question is in English and unscored: %q", play.text("[data-testid=question-title]"))
+	}
+	if r := answer(t, piotr, room, 1, "A", "Tylko użytkownik może dać dostęp."); r.status != 200 {
+		t.Fatalf("answering the unscored question: %d %s", r.status, r.body)
+	}
 
 	rows, err := csv.NewReader(strings.NewReader(ines.get(room + "/results.csv").body)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var row []string
+	var row, unscoredRow []string
 	for _, r := range rows {
-		if len(r) > 3 && r[3] == "locked-calendar" {
+		switch {
+		case len(r) > 3 && r[3] == "locked-calendar" && r[0] == "Lena":
 			row = r
+		case len(r) > 3 && r[3] == "english-only-unscored" && r[0] == "Piotr":
+			unscoredRow = r
 		}
+	}
+	if len(unscoredRow) < 12 || unscoredRow[8] != "true" || unscoredRow[10] != "" || unscoredRow[11] != "" {
+		t.Errorf("the CSV row of the unscored explanation: %q, want explained with no score or band", unscoredRow)
 	}
 	if len(row) < 12 || row[5] != "answered" || row[7] != "true" {
 		t.Fatalf("the CSV row of the teacher's question: %q", row)
