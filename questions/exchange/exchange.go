@@ -283,7 +283,15 @@ func titleFrom(name, stem string) string {
 	return strings.Trim(b.String(), "*_`#>")
 }
 
-var nonID = regexp.MustCompile(`[^a-z0-9]+`)
+var (
+	nonID   = regexp.MustCompile(`[^a-z0-9]+`)
+	validID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+)
+
+// ValidID says whether id is a question id the bank accepts: lowercase
+// words joined by hyphens, at most 64 characters. It is also a folder
+// name in the export's zip, so nothing else may pass.
+func ValidID(id string) bool { return len(id) <= 64 && validID.MatchString(id) }
 
 // Slug makes a question id from a name: lowercase ASCII words joined by
 // hyphens, at most 48 characters; "imported" when nothing is left. The

@@ -42,6 +42,8 @@ func Export(w io.Writer, bank fs.FS, qs []*examsim.AuthoredQuestion, withBank bo
 	var keep []*examsim.AuthoredQuestion
 	for _, q := range qs {
 		switch {
+		case !ValidID(q.ID) || !ValidID(q.Topic):
+			skips = append(skips, Skip{q.ID, note("export_bad_id", "ID", q.ID)})
 		case len(q.Langs()) < len(examsim.Langs):
 			skips = append(skips, Skip{q.ID, note("export_langs", "Langs", langList(q.Langs()))})
 		case q.Rubric == nil:
@@ -317,6 +319,9 @@ func mustYAML(v any) []byte {
 // no rubric at all. q is usable when there are none. Without a rubric,
 // each text's Rubric has no concepts: nothing is scored.
 func Compile(bank fs.FS, q *examsim.AuthoredQuestion) (*questions.Question, questions.Problems) {
+	if !ValidID(q.ID) || !ValidID(q.Topic) {
+		return nil, questions.Problems{{Path: "question.yaml", Line: 1, Msg: fmt.Sprintf("id %q must be lowercase words joined by hyphens", q.ID)}}
+	}
 	files := fstest.MapFS{}
 	add := map[string][]byte{}
 	if err := copyTopic(bank, q.Topic, false, add); err != nil {

@@ -3,6 +3,7 @@ package exchange
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -164,5 +165,23 @@ func TestFieldOf(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+}
+
+// An id is a folder name in the zip: one that is not the bank's id form
+// (a path, capitals) is refused before any file is written.
+func TestBadIDsNeverBecomePaths(t *testing.T) {
+	bankFS, _ := questions.Embedded()
+	for _, id := range []string{"../../etc/evil", "Evil", "a/b", ""} {
+		q := exchangetest.Question()
+		q.ID = id
+		if cq, problems := Compile(bankFS, q); cq != nil || len(problems) != 1 || FieldOf(q, problems[0]) != FieldID {
+			t.Errorf("Compile(%q) = %v, %v; want one problem beside the id", id, cq, problems)
+		}
+		var buf bytes.Buffer
+		skips, err := Export(&buf, bankFS, []*examsim.AuthoredQuestion{q}, false)
+		if !errors.Is(err, ErrNothingToExport) || len(skips) != 1 || skips[0].Reason.ID != "export_bad_id" || buf.Len() != 0 {
+			t.Errorf("Export(%q) = %v, %v, %d bytes; want it skipped and nothing written", id, skips, err, buf.Len())
+		}
 	}
 }
