@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -458,16 +457,6 @@ func sampleBand(s string) int {
 	return 2
 }
 
-// sortedLangs lists langs in the UI's order.
-func sortedLangs(langs []examsim.Lang) []examsim.Lang {
-	var out []examsim.Lang
-	for _, l := range examsim.Langs {
-		if slices.Contains(langs, l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // mayUseAuthored refuses a teacher's question in a quiz unless the quiz's
 // owner may see it (their own, or shared with them): the id of another

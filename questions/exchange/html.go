@@ -28,11 +28,11 @@ func (b *builder) fromHTML(src, field string) string {
 	if w.images > 0 {
 		b.dropped = append(b.dropped, note("image", "Field", field))
 	}
-	return tidy(w.String())
+	return tidy(w.b.String())
 }
 
 type mdWriter struct {
-	strings.Builder
+	b      strings.Builder
 	images int
 	inPre  bool
 	list   []int // per open list: 0 for bullets, else the next number
@@ -42,15 +42,15 @@ func (w *mdWriter) walk(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
 		if w.inPre {
-			w.WriteString(n.Data)
+			w.put(n.Data)
 			return
 		}
 		t := strings.Join(strings.Fields(n.Data), " ")
 		if n.Data != "" && strings.TrimLeft(n.Data[:1], " \t\n\r") == "" && !w.atSpace() {
-			w.WriteString(" ")
+			w.put(" ")
 		}
 		if t != "" {
-			w.WriteString(t + edgeSpace(n.Data))
+			w.put(t + edgeSpace(n.Data))
 		}
 		return
 	case html.ElementNode:
@@ -65,11 +65,11 @@ func (w *mdWriter) walk(n *html.Node) {
 		w.images++
 		return
 	case atom.Br:
-		w.WriteString("\n")
+		w.put("\n")
 	case atom.P, atom.Div, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Table, atom.Tr:
-		w.WriteString("\n\n")
+		w.put("\n\n")
 		w.children(n)
-		w.WriteString("\n\n")
+		w.put("\n\n")
 	case atom.Strong, atom.B:
 		w.wrap(n, "**")
 	case atom.Em, atom.I:
@@ -81,36 +81,36 @@ func (w *mdWriter) walk(n *html.Node) {
 			w.wrap(n, "`")
 		}
 	case atom.Pre:
-		w.WriteString("\n\n```\n")
+		w.put("\n\n```\n")
 		w.inPre = true
 		w.children(n)
 		w.inPre = false
-		w.WriteString("\n```\n\n")
+		w.put("\n```\n\n")
 	case atom.Ul, atom.Ol:
 		start := 0
 		if n.DataAtom == atom.Ol {
 			start = 1
 		}
 		w.list = append(w.list, start)
-		w.WriteString("\n\n")
+		w.put("\n\n")
 		w.children(n)
 		w.list = w.list[:len(w.list)-1]
-		w.WriteString("\n\n")
+		w.put("\n\n")
 	case atom.Li:
-		w.WriteString("\n")
+		w.put("\n")
 		if k := len(w.list) - 1; k >= 0 && w.list[k] > 0 {
-			w.WriteString(strings.Repeat("   ", k) + strconv.Itoa(w.list[k]) + ". ")
+			w.put(strings.Repeat("   ", k) + strconv.Itoa(w.list[k]) + ". ")
 			w.list[k]++
 		} else {
-			w.WriteString(strings.Repeat("  ", max(k, 0)) + "- ")
+			w.put(strings.Repeat("  ", max(k, 0)) + "- ")
 		}
 		w.children(n)
 	case atom.A:
 		href := attr(n, "href")
 		if strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://") {
-			w.WriteString("[")
+			w.put("[")
 			w.children(n)
-			w.WriteString("](" + strings.ReplaceAll(href, ")", "%29") + ")")
+			w.put("](" + strings.ReplaceAll(href, ")", "%29") + ")")
 		} else {
 			w.children(n)
 		}
@@ -119,9 +119,12 @@ func (w *mdWriter) walk(n *html.Node) {
 	}
 }
 
+// put appends s; a strings.Builder never fails to write.
+func (w *mdWriter) put(s string) { w.b.WriteString(s) }
+
 // atSpace says whether the output so far ends a word: nothing yet, or white space.
 func (w *mdWriter) atSpace() bool {
-	s := w.String()
+	s := w.b.String()
 	return s == "" || strings.ContainsAny(s[len(s)-1:], " \n")
 }
 
@@ -136,8 +139,8 @@ func (w *mdWriter) wrap(n *html.Node, mark string) {
 	inner.inPre = w.inPre
 	inner.children(n)
 	w.images += inner.images
-	if t := strings.TrimSpace(inner.String()); t != "" {
-		w.WriteString(mark + t + mark)
+	if t := strings.TrimSpace(inner.b.String()); t != "" {
+		w.put(mark + t + mark)
 	}
 }
 
