@@ -457,7 +457,6 @@ func sampleBand(s string) int {
 	return 2
 }
 
-
 // mayUseAuthored refuses a teacher's question in a quiz unless the quiz's
 // owner may see it (their own, or shared with them): the id of another
 // teacher's unshared question is not found, as everywhere.
