@@ -55,10 +55,15 @@ func decodeAuthored(q *examsim.AuthoredQuestion, body string) error {
 	return nil
 }
 
-// idTaken says whether err is the primary key of a question already in use.
+// idTaken says whether err is the primary key of a question already in
+// use: SQLite names a primary key apart from other unique keys.
 func idTaken(err error) bool {
 	var se sqlite3.Error
-	return errors.As(err, &se) && (se.ExtendedCode == sqlite3.ErrConstraintPrimaryKey || se.ExtendedCode == sqlite3.ErrConstraintUnique)
+	if errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintPrimaryKey {
+		return true
+	}
+	kind, _ := kindOf(err)
+	return kind == kindUnique
 }
 
 func (s *AuthoredQuestionService) Create(ctx context.Context, q *examsim.AuthoredQuestion) error {
@@ -103,13 +108,19 @@ func (s *AuthoredQuestionService) Update(ctx context.Context, editor int64, q *e
 	if _, err := ownRow(ctx, tx, editor, q.ID, q.Version); err != nil {
 		return err
 	}
-	q.Version++
-	q.AuthorID, q.UpdatedAt = editor, now
-	if _, err := tx.ExecContext(ctx, `UPDATE authored_questions SET version = ?, shared = ?, updated_at = ? WHERE id = ?`,
-		q.Version, q.Shared, fmtTime(now), q.ID); err != nil {
-		q.Version--
+	// The version in the WHERE makes the check hold on PostgreSQL too,
+	// where a second editor's read does not wait for the first's commit:
+	// its update then finds the version moved and changes nothing.
+	res, err := tx.ExecContext(ctx, `UPDATE authored_questions SET version = ?, shared = ?, updated_at = ? WHERE id = ? AND version = ?`,
+		q.Version+1, q.Shared, fmtTime(now), q.ID, q.Version)
+	if err != nil {
 		return dbError(err)
 	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return examsim.E(examsim.ECONFLICT, "authored.error_edited_meanwhile", "Version", q.Version+1)
+	}
+	q.Version++
+	q.AuthorID, q.UpdatedAt = editor, now
 	body, langs := encodeAuthored(q)
 	if err := insertVersion(ctx, tx, q, editor, body, langs, now); err != nil {
 		q.Version--
