@@ -47,9 +47,7 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 				row = append(row, "no_answer", "", "", "false", "", "", "", "0", "", "")
 			default:
 				score, band := "", ""
-				// A scored explanation has a verdict per rubric concept; none
-				// means a teacher's question without a rubric: not scored.
-				if a.Explanation != "" && len(a.Concepts) > 0 {
+				if Scored(a) {
 					score, band = strconv.Itoa(a.Score), strconv.Itoa(a.Band)
 				}
 				row = append(row, "answered", a.Choice, strconv.FormatBool(a.Correct),
