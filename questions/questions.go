@@ -54,6 +54,7 @@ type Topic struct {
 type Objective struct {
 	ID       string
 	Concepts []string
+	Weight   int // its share of a blueprint exam's questions; 1 unless set
 }
 
 // ObjectiveOf returns the id of the objective that covers concept, or "".
@@ -85,6 +86,7 @@ type Lesson struct {
 	Summary        string
 	ConceptNames   map[string]string
 	ObjectiveNames map[string]string // objective id -> display title
+	Sections       []string          // the concepts in the order the lesson's headings take them
 	Revision       int               // lesson.en.md: bumped when the English changes
 	SourceRevision int               // a translation: the English revision it was made from
 	revisionLine   int

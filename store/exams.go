@@ -45,10 +45,10 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 	topics, _ := json.Marshal(examsim.NonNil(e.Topics))
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO exams
-		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline, blueprint)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		e.LearnerID, string(e.Lang), string(topics), e.Concept, e.MissedOnly, e.PassMark, e.Seed,
-		formatTime(e.StartedAt), formatTime(e.Deadline)).Scan(&id)
+		formatTime(e.StartedAt), formatTime(e.Deadline), e.Blueprint).Scan(&id)
 	if err != nil {
 		return dbError(err)
 	}
@@ -67,14 +67,14 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 }
 
 const examColumns = `id, learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline,
-	submitted_at, auto_submitted, correct`
+	submitted_at, auto_submitted, correct, blueprint`
 
 func scanExam(row scanner) (*examsim.Exam, error) {
 	var e examsim.Exam
 	var lang, topics, started, deadline string
 	var submitted sql.NullString
 	if err := row.Scan(&e.ID, &e.LearnerID, &lang, &topics, &e.Concept, &e.MissedOnly, &e.PassMark, &e.Seed,
-		&started, &deadline, &submitted, &e.AutoSubmitted, &e.Correct); err != nil {
+		&started, &deadline, &submitted, &e.AutoSubmitted, &e.Correct, &e.Blueprint); err != nil {
 		return nil, err
 	}
 	e.Lang = examsim.Lang(lang)

@@ -32,7 +32,7 @@ func (s *Server) renderAttempt(c echo.Context, status int, a *examsim.Attempt, f
 	if err != nil {
 		return err
 	}
-	return Render(c, status, AttemptPage(q, tx, a, s.nextQuestion(q.ID), fb))
+	return Render(c, status, AttemptPage(q, tx, a, s.attemptNext(c, a), fb))
 }
 
 // attemptFeedback builds an attempt's feedback with its flag state.

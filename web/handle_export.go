@@ -79,12 +79,14 @@ type exportExamItem struct {
 }
 
 type exportCard struct {
-	QuestionID   string    `json:"question_id"`
-	Repetitions  int       `json:"repetitions"`
-	IntervalDays int       `json:"interval_days"`
-	Ease         float64   `json:"ease"`
-	Due          time.Time `json:"due"`
-	ReviewedAt   time.Time `json:"reviewed_at"`
+	QuestionID string    `json:"question_id"`
+	Stability  float64   `json:"stability_days"`
+	Difficulty float64   `json:"difficulty"`
+	Reps       int       `json:"reps"`
+	Lapses     int       `json:"lapses"`
+	LastRating int       `json:"last_rating"`
+	Due        time.Time `json:"due"`
+	ReviewedAt time.Time `json:"reviewed_at"`
 }
 
 // export gathers the current learner's data. A visitor who has done
@@ -142,8 +144,9 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 		return nil, err
 	}
 	for _, card := range cards {
-		doc.ReviewCards = append(doc.ReviewCards, exportCard{QuestionID: card.QuestionID, Repetitions: card.Repetitions,
-			IntervalDays: card.IntervalDays, Ease: card.Ease, Due: card.Due, ReviewedAt: card.ReviewedAt})
+		doc.ReviewCards = append(doc.ReviewCards, exportCard{QuestionID: card.QuestionID, Stability: card.Stability,
+			Difficulty: card.Difficulty, Reps: card.Reps, Lapses: card.Lapses, LastRating: int(card.LastRating),
+			Due: card.Due, ReviewedAt: card.ReviewedAt})
 	}
 	return doc, nil
 }
