@@ -74,8 +74,8 @@ func (f *editorForm) addError(field, msg string) {
 	f.Errors[field] = append(f.Errors[field], msg)
 }
 
-// formOf fills the editor from a stored question, in lang.
-func formOf(q *examsim.AuthoredQuestion, lang examsim.Lang, samples []examsim.RubricSample) editorForm {
+// editorFormOf fills the editor from a stored question, in lang.
+func editorFormOf(q *examsim.AuthoredQuestion, lang examsim.Lang, samples []examsim.RubricSample) editorForm {
 	f := editorForm{ID: q.ID, Version: q.Version, Lang: lang, Langs: q.Langs(), Topic: q.Topic, Concepts: q.Concepts,
 		Difficulty: q.Difficulty, Answer: q.Answer, Lesson: q.LessonSource, Shared: q.Shared}
 	if tx := q.Texts[lang]; tx != nil {

@@ -153,7 +153,7 @@ func (s *Server) handleAuthoredEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := formOf(q, s.editorLang(c, q), samples)
+	f := editorFormOf(q, s.editorLang(c, q), samples)
 	f.Saved = c.QueryParam("saved") != ""
 	if f.Saved {
 		s.checkEditor(&f, q, samples)
