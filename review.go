@@ -54,9 +54,10 @@ func ReviewRatingFor(correct, explained bool, band int) ReviewRating {
 }
 
 // AttemptRating rates an attempt, with the band that counts (a teacher's
-// regrade over the automatic one).
+// regrade over the automatic one). An explanation whose score is pending is
+// rated as if there were none: no verdict is made up for it.
 func AttemptRating(a *Attempt) ReviewRating {
-	return ReviewRatingFor(a.Correct, a.Explanation != "", a.EffectiveBand())
+	return ReviewRatingFor(a.Correct, a.Explanation != "" && (!a.Pending || a.Human != nil), a.EffectiveBand())
 }
 
 // IsDue reports whether the card is due at now.

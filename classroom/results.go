@@ -133,9 +133,9 @@ func (t *resultsTally) add(a *examsim.ClassAnswer) {
 		st.Correct++
 		it.Correct++
 	}
-	if Scored(a) {
+	if Scored(a) && !a.Pending {
 		st.Explained++
-		st.AvgExplanation += a.Score
+		st.AvgExplanation += a.Score()
 		t.bands[a.QuestionIndex][0] += a.Band
 		t.bands[a.QuestionIndex][1]++
 		for _, m := range a.Misconceptions {
@@ -168,7 +168,7 @@ func (t *resultsTally) addConcepts(q *questions.Question, a *examsim.ClassAnswer
 		if a.Correct {
 			cr.Correct++
 		}
-		if Scored(a) {
+		if Scored(a) && !a.Pending {
 			cr.Explained++
 			if a.Correct && a.Band >= 2 {
 				cr.Hit++ // the explanation carried the question's key point

@@ -262,3 +262,22 @@ func (bank *Bank) ItemKeys() []examsim.ItemKey {
 	}
 	return out
 }
+
+// CheckAnswer is the one rule for what an answer may be, in practice, in an
+// exam and in class: a choice among the question's letters and an
+// explanation short enough to score. With open, a choice may be left out
+// (an exam item saved unanswered, or only flagged).
+func (t *Text) CheckAnswer(choice, explanation string, open bool) error {
+	switch {
+	case choice == "" && !open:
+		return examsim.E(examsim.EINVALID, "practice.error_no_choice")
+	case choice != "" && !t.HasOption(choice):
+		return examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", choice)
+	}
+	return scoring.CheckLength(explanation)
+}
+
+// HasOption reports whether letter is one of the question's options.
+func (t *Text) HasOption(letter string) bool {
+	return slices.ContainsFunc(t.Options, func(o Option) bool { return o.Letter == letter })
+}

@@ -54,12 +54,12 @@ func newDisputeWorld(t *testing.T, open opener) *disputeWorld {
 		t.Fatal(err)
 	}
 	w.classAnswer = &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
-		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3}} // its history copy needs no review
+		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3, Evidence: &examsim.Evidence{Confidence: 0.3}}} // unsure, so it waits in the queue; its history copy needs no review
 	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
 		t.Fatal(err)
 	}
 	mkAttempt := func(learner int64, text string) *examsim.Attempt {
-		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Verdict: examsim.Verdict{Score: 10, Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}
+		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Verdict: examsim.Verdict{Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}
 		if err := w.attempts.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func testRegradeIsTheBandThatCounts(t *testing.T, open opener) {
 		t.Errorf("ListAttempts does not show attempt %d with the regraded band 3: %+v", a.ID, list)
 	}
 	// A rescore replaces the automatic verdict and leaves the teacher's alone.
-	got.Score, got.Band, got.RubricVersion = 90, 2, 2
+	got.Band, got.RubricVersion = 2, 2
 	if err := w.attempts.UpdateScore(ctx, got); err != nil {
 		t.Fatal(err)
 	}
@@ -240,6 +240,17 @@ func testGradingScope(t *testing.T, open opener) {
 			out[g.Target] = g
 		}
 		return out
+	}
+	// Sure and unknown-confidence answers nobody flagged do not wait.
+	for _, ev := range []*examsim.Evidence{{Confidence: 0.9}, nil} {
+		sure := &examsim.Attempt{LearnerID: w.student, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true,
+			Explanation: "sure", Verdict: examsim.Verdict{Band: 2, RubricVersion: 1, Evidence: ev}}
+		if err := w.attempts.CreateAttempt(ctx, sure); err != nil {
+			t.Fatal(err)
+		}
+		if g := ids(examsim.GradingScope{All: true})[attemptTarget(sure)]; g != nil {
+			t.Errorf("an unflagged attempt with evidence %+v waits in the queue", ev)
+		}
 	}
 	teacher := ids(examsim.GradingScope{TeacherID: w.teacher})
 	if len(teacher) != 2 || teacher[attemptTarget(w.studentAttempt)] == nil || teacher[answer] == nil {

@@ -88,7 +88,7 @@ func testSubmitExamRecordsAttemptsAndReviews(t *testing.T, open opener) {
 		t.Fatal(err)
 	}
 	// Question 1 right with a complete explanation, 2 wrong, 3 unanswered.
-	e.Items[0].Choice, e.Items[0].Correct, e.Items[0].Explanation, e.Items[0].Band, e.Items[0].Score = "A", true, "validation", 3, 100
+	e.Items[0].Choice, e.Items[0].Correct, e.Items[0].Explanation, e.Items[0].Band = "A", true, "validation", 3
 	e.Items[0].Lang, e.Items[0].AnsweredAt = examsim.Vietnamese, examStart.Add(2*time.Minute)
 	e.Items[1].Choice, e.Items[1].Lang, e.Items[1].AnsweredAt = "B", examsim.Vietnamese, examStart.Add(3*time.Minute)
 	e.Items[0].Concepts = []examsim.ConceptHit{{ID: "validation-category", Hit: true}}
@@ -118,6 +118,16 @@ func testSubmitExamRecordsAttemptsAndReviews(t *testing.T, open opener) {
 		if a.Source != examsim.SourceExam || a.ExamID != e.ID {
 			t.Errorf("attempt %d: source %q exam %d", a.ID, a.Source, a.ExamID)
 		}
+	}
+	// A rescore of the exam answer's attempt (or its pending score, once
+	// scored) reaches the exam's review too: one verdict in both places.
+	first, _ := as.FindAttempt(ctx, got.Items[0].AttemptID)
+	first.SetScored(examsim.Verdict{Band: 1, RubricVersion: 5, Evidence: &examsim.Evidence{Confidence: 0.3}})
+	if err := as.UpdateScore(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := es.FindExam(ctx, e.ID); again.Items[0].Band != 1 || again.Items[0].RubricVersion != 5 || again.Items[0].Evidence == nil || again.Items[1].Band != 0 {
+		t.Errorf("after its attempt was rescored the exam answer reads %+v", again.Items[0].Verdict)
 	}
 	// Both answers go on the review schedule: the wrong one (Again) the
 	// next day, the complete one (Easy) days later.

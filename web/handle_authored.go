@@ -287,7 +287,7 @@ func (s *Server) checkEditor(f *editorForm, q *examsim.AuthoredQuestion, samples
 			continue
 		}
 		se := scoredExplanation{Lang: f.Lang, Explanation: sm.Text, Verdict: res.Verdict(q.Version)}
-		fb := buildFeedback(tx, se, res, true)
+		fb := buildFeedback(tx, se)
 		fb.TestID, fb.ID = "sample-", "sample-"+strconv.Itoa(i)
 		sm.Result = &fb
 	}

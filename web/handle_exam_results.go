@@ -139,9 +139,17 @@ func (v *examResultsView) addObjective(bank *questions.Bank, q *questions.Questi
 // itemFeedback builds an exam item's feedback; once the exam is submitted
 // an answered item is an attempt, and is flagged as one.
 func (s *Server) itemFeedback(c echo.Context, q *questions.Question, tx *questions.Text, it *examsim.ExamItem) (feedbackView, error) {
-	se := itemScored(it)
-	res, known := rescored(q, se)
-	fb := buildFeedback(tx, se, res, known)
+	if it.Pending && it.AttemptID != 0 {
+		// Scored on this view, through its attempt: UpdateScore keeps the
+		// exam answer in step.
+		if a, err := s.Attempts.FindAttempt(c.Request().Context(), it.AttemptID); err == nil {
+			s.scorePending(c, q, a)
+			if !a.Pending {
+				it.SetScored(a.Verdict)
+			}
+		}
+	}
+	fb := buildFeedback(tx, itemScored(it))
 	fb.TestID = "item-"
 	if s.Disputes == nil || it.AttemptID == 0 {
 		return fb, nil
