@@ -152,8 +152,10 @@ func (ad *admission) score() *examsim.ClassAnswer {
 		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(), Epoch: ad.epoch,
 	}
-	if ad.explanation == "" {
-		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version} // nothing was scored
+	if ad.explanation == "" || len(ad.tx.Rubric.Concepts) == 0 {
+		// Nothing was scored: no explanation, or a teacher's question
+		// without a rubric, whose explanations the teacher reads unscored.
+		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version}
 	}
 	explScore := a.Score()
 	if a.Pending || ad.explanation == "" {

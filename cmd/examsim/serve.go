@@ -21,6 +21,7 @@ import (
 
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/questions/exchange"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
@@ -184,6 +185,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	services := store.NewServices(db)
+	// Quizzes, results and grading find teachers' questions beside the bank's.
+	bank = bank.WithAuthored(exchange.NewResolver(bankFiles(o.qdir), services.Authored).Lookup)
 	hubCfg := classroom.Config{Store: services.Classes, Bank: bank, Logger: logger}
 	if leases := store.NewRoomLeaseService(db); leases != nil {
 		// Many instances may serve this database: each live room is owned
@@ -197,7 +200,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	hub := classroom.NewHub(hubCfg)
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{
-		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
+		Bank: bank, BankFiles: bankFiles(o.qdir), Catalog: catalog, Logger: logger, CookieKey: key,
 		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
 		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,
