@@ -47,6 +47,9 @@ type hostView struct {
 	Snap    *classroom.Snapshot
 	JoinURL string
 	Now     time.Time
+	// Preview is a bank question shown as the projector would show it,
+	// outside any room: no event stream, nothing to control.
+	Preview bool
 }
 
 func (v hostView) id() int64 { return v.Snap.Run.ID }

@@ -121,8 +121,8 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 }
 
 // handleHostEvents streams the host's screen: the stage when the phase
-// changes, and the live panel (counts, chart, roster) at most a few times a
-// second however fast answers arrive.
+// changes, and the live counts and the teacher's roster at most a few
+// times a second however fast answers arrive.
 func (s *Server) handleHostEvents(c echo.Context) error {
 	room, _, err := s.hostRoom(c)
 	if err != nil {
@@ -166,6 +166,10 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 				return err
 			}
 			chunks = append(chunks, sseEvent("live", html))
+			if html, err = renderFor(ctx, pageOf(c), HostRoster(v)); err != nil {
+				return err
+			}
+			chunks = append(chunks, sseEvent("roster", html))
 			sentLive = snap.Live
 		}
 		if out.send(chunks...) != nil {
