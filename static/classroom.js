@@ -80,7 +80,7 @@
   // halving the range, until no box overflows and the page does not
   // scroll, but never below FIT_FLOOR of its full size (the stylesheet's
   // sizes follow the screen's height, so the floor stays readable).
-  var FIT_FLOOR = 0.52;
+  var FIT_FLOOR = 0.5;
   function fits(stage) {
     var doc = document.documentElement;
     if (doc.scrollHeight > window.innerHeight + 0.5 || doc.scrollWidth > window.innerWidth + 0.5) return false;

@@ -50,6 +50,18 @@ type hostView struct {
 	// Preview is a bank question shown as the projector would show it,
 	// outside any room: no event stream, nothing to control.
 	Preview bool
+	// Reach, when set, warns that phones cannot open JoinURL.
+	Reach *reachView
+}
+
+// reachView is the warning on the presenter screen when the join URL is
+// on a loopback address: ListenOnly when the server listens on loopback
+// only (it must be restarted on the LAN), URLs the machine's LAN addresses
+// with the port to open instead.
+type reachView struct {
+	ListenOnly bool
+	Port       string
+	URLs       []string
 }
 
 func (v hostView) id() int64 { return v.Snap.Run.ID }

@@ -141,6 +141,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	joinURL := s.joinURL(c, room.Run().Code)
+	reach := s.reachWarning(joinURL)
 	var sentStage string
 	var sentLive uint64
 	for {
@@ -149,7 +150,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		}
 		snap := room.Snapshot()
 		now := s.now()
-		v := hostView{Snap: snap, JoinURL: joinURL, Now: now}
+		v := hostView{Snap: snap, JoinURL: joinURL, Reach: reach, Now: now}
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Run.Locked, snap.Run.EndedAt.IsZero(), snap.AutoReveal)
 		if stageKey != sentStage {

@@ -1,0 +1,73 @@
+package web_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/skip2/go-qrcode"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/web"
+	"github.com/examsim/examsim/web/webtest"
+)
+
+// TestJoinURLReachesPhones: with a public URL the join URL and the QR code
+// use it and nothing warns; served on loopback, the presenter screen says
+// phones cannot open the join URL, how to serve on the LAN and the
+// machine's LAN addresses; listening on all addresses but opened through
+// loopback, it says to open the LAN address instead.
+func TestJoinURLReachesPhones(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		cfg       func(*web.Config)
+		joinStart string
+		warn      bool
+		says      []string
+		saysNot   []string
+	}{
+		{"public URL", func(cfg *web.Config) { cfg.PublicURL = "http://192.168.1.20:8080"; cfg.ListenAddr = "127.0.0.1:8080" },
+			"http://192.168.1.20:8080/join?code=", false, nil, nil},
+		{"loopback only", func(cfg *web.Config) {
+			cfg.ListenAddr = "127.0.0.1:8080"
+			cfg.LANAddrs = []string{"192.168.1.20", "10.0.0.7"}
+		},
+			"http://127.0.0.1:", true, []string{"make run ADDR=0.0.0.0:8080", "http://192.168.1.20:8080/class", "http://10.0.0.7:8080/class", "--public-url"}, nil},
+		{"all addresses, opened on loopback", func(cfg *web.Config) { cfg.ListenAddr = "0.0.0.0:9000"; cfg.LANAddrs = []string{"192.168.1.20"} },
+			"http://127.0.0.1:", true, []string{"http://192.168.1.20:9000/class"}, []string{"make run"}},
+		{"no LAN", func(cfg *web.Config) { cfg.ListenAddr = "127.0.0.1:8080" },
+			"http://127.0.0.1:", true, []string{"make run ADDR=0.0.0.0:8080", "Wi-Fi"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := &classApp{App: webtest.Start(t, webtest.WithConfig(c.cfg)), t: t}
+			host := a.account("teacher", examsim.RoleInstructor)
+			path, code := a.startRun(host, "optional")
+			screen := host.get(path + "/host?lang=en")
+			join := screen.text(".join-url")
+			if !strings.Contains(join, c.joinStart+code) && !(strings.HasPrefix(c.joinStart, "http://127") && strings.Contains(join, c.joinStart)) {
+				t.Errorf("join URL line %q, want it to hold %s…%s", join, c.joinStart, code)
+			}
+			warning := screen.text("[data-testid=reach-warning]")
+			if (warning != "") != c.warn {
+				t.Errorf("warning %q, want one: %t", warning, c.warn)
+			}
+			for _, s := range c.says {
+				if !strings.Contains(warning, s) {
+					t.Errorf("the warning %q does not say %q", warning, s)
+				}
+			}
+			for _, s := range c.saysNot {
+				if strings.Contains(warning, s) {
+					t.Errorf("the warning %q says %q", warning, s)
+				}
+			}
+			if c.name == "public URL" {
+				qr := host.get(path + "/qr.png")
+				want, err := qrcode.Encode(c.joinStart+code, qrcode.Medium, 440)
+				if err != nil || !bytes.Equal([]byte(qr.body), want) {
+					t.Errorf("the QR code is not the public join URL's (%d bytes, %v)", len(qr.body), err)
+				}
+			}
+		})
+	}
+}
