@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"bytes"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -67,6 +69,42 @@ func TestJoinURLReachesPhones(t *testing.T) {
 				if err != nil || !bytes.Equal([]byte(qr.body), want) {
 					t.Errorf("the QR code is not the public join URL's (%d bytes, %v)", len(qr.body), err)
 				}
+			}
+		})
+	}
+}
+
+// TestJoinFormReportsEveryProblem: a wrong code and a bad nickname are
+// reported together, in the student's language, with what they typed kept.
+func TestJoinFormReportsEveryProblem(t *testing.T) {
+	a := newClassApp(t)
+	for _, c := range []struct {
+		name, code, nick string
+		want             int
+	}{
+		{"no such room, one-letter name", "123456", "x", 2},
+		{"malformed code, one-letter name", "12", "x", 2},
+		{"no such room, good name", "123456", "Somchai", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newClient(t, a.Server)
+			p := s.post("/join?lang=th", "/join", url.Values{"code": {c.code}, "nickname": {c.nick}, "lang": {"th"}})
+			if p.status == http.StatusSeeOther || p.status >= 500 {
+				t.Fatalf("status %d", p.status)
+			}
+			box := p.doc.Find("[data-testid=form-error]")
+			got := box.Find("[data-testid=form-problem]").Length()
+			if got == 0 && box.Length() == 1 {
+				got = 1
+			}
+			if got != c.want {
+				t.Errorf("%d problems shown, want %d: %q", got, c.want, box.Text())
+			}
+			if c.want == 2 && !strings.Contains(box.Text(), "2") {
+				t.Errorf("the nickname problem does not give the length: %q", box.Text())
+			}
+			if v, _ := p.doc.Find("[data-testid=join-nickname]").Attr("value"); v != c.nick {
+				t.Errorf("nickname not kept: %q", v)
 			}
 		})
 	}

@@ -74,7 +74,10 @@ type joinForm struct {
 	Nickname string
 	Lang     examsim.Lang
 	Error    string // already translated
-	Kicked   bool
+	// Errors are the form's other problems, each already translated: a
+	// wrong code and a bad nickname are reported together.
+	Errors []string
+	Kicked bool
 }
 
 // quizForm is the quiz builder's form, kept across filtering and errors.
