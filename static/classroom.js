@@ -136,8 +136,8 @@
     }
     return lo;
   }
-  var fitTimer = 0;
-  window.addEventListener("resize", function () { clearTimeout(fitTimer); fitTimer = setTimeout(fit, 100); });
+  var fitFrame = 0; // resize events come in bursts: fit once per frame
+  window.addEventListener("resize", function () { cancelAnimationFrame(fitFrame); fitFrame = requestAnimationFrame(fit); });
 
   // The teacher's panel (roster, Remove, activity, language) opens from the
   // host bar over the screen; closed, the projector shows none of it.
@@ -206,6 +206,19 @@
     }
     box.textContent = message;
     box.hidden = false;
+    showPending(form, false);
+    if (box.scrollIntoView) box.scrollIntoView({ block: "nearest", behavior: "instant" });
+  }
+
+  // showPending says an answer tapped during an outage is kept and will be
+  // sent when the connection is back.
+  function showPending(form, on) {
+    var note = form && form.querySelector("[data-pending]");
+    if (!note) return;
+    note.hidden = !on;
+    var refused = form.querySelector("[data-error]");
+    if (on && refused) refused.hidden = true; // the kept answer replaces an earlier refusal
+    if (on && note.scrollIntoView) note.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   function setButtons(buttons, disabled) {
@@ -240,10 +253,11 @@
         if (!err && res.status >= 500 || err && err.isRetryable) throw new Error("retry");
         setButtons(buttons, false);
         if (submitter) submitter.removeAttribute("aria-pressed");
-        if (form) showError(form, err ? err.description + " " + (err.hint || "") : "");
+        if (form) showError(form, err ? (err.description + " " + (err.hint || "")).trim() : "");
       })
       .catch(function () { // the server is unreachable or busy: keep the answer, try again
         showConn("reconnecting");
+        showPending(form, true);
         var wait = Math.min(5000, 500 * Math.pow(2, attempt));
         return new Promise(function (done) { setTimeout(done, wait); })
           .then(function () { return post(action, data, form, buttons, submitter, attempt + 1); });

@@ -109,3 +109,24 @@ func TestJoinFormReportsEveryProblem(t *testing.T) {
 		})
 	}
 }
+
+// TestAlreadyAnsweredHint: answering twice says the first answer counts,
+// not the generic conflict hint about choosing another name.
+func TestAlreadyAnsweredHint(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("teacher", examsim.RoleInstructor)
+	path, code := a.startRun(host, "optional")
+	s := a.join(code, "Kasia", "pl")
+	control(t, host, path, "start", -1)
+	q, _ := a.Bank.Question(classQuestions[0])
+	if p := answer(t, s, path, 0, q.Answer, ""); p.status != http.StatusOK {
+		t.Fatalf("first answer: %d %s", p.status, p.body)
+	}
+	p := answer(t, s, path, 0, q.Answer, "")
+	if p.status != http.StatusConflict {
+		t.Fatalf("second answer: %d, want 409", p.status)
+	}
+	if strings.Contains(p.body, "pseudonim") || strings.Contains(p.body, "name") || !strings.Contains(p.body, "pierwsza odpowiedź") {
+		t.Errorf("the second answer's error: %s", p.body)
+	}
+}

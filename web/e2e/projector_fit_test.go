@@ -74,7 +74,8 @@ const (
 // TestProjectorFitsEveryQuestion shows every bank question on the
 // projector at 1920×1080, 1366×768 and 1280×720 in all four languages,
 // through the question preview, which renders the host's question screen
-// without playing a quiz. The title, the stem, every tile, the countdown
+// without playing a quiz; one page per size and language takes each
+// question's screen in turn. The title, the stem, every tile, the countdown
 // and the answer count are inside the viewport, below the teacher's
 // controls, with no scrolling and no text cut; text keeps the readable
 // floor and code is at least 60% of the stem's size. axe runs on the
@@ -114,34 +115,45 @@ func TestProjectorFitsEveryQuestion(t *testing.T) {
 		}
 		longest := append([]string(nil), ids...)
 		sort.SliceStable(longest, func(i, j int) bool { return size[longest[i]] > size[longest[j]] })
-		// One page per question, measured at each size in turn: a resize
-		// fits the question again, much faster than loading it again.
-		for _, id := range ids {
-			ctx, cancel := context.WithTimeout(tctx, 30*time.Second)
-			do(t, ctx, "preview "+lang+" "+id, chromedp.EmulateViewport(projectorSizes[0].w, projectorSizes[0].h),
-				chromedp.Navigate(app.URL+"/class/preview/"+id+"?lang="+lang),
+		// One page per size and language: each question's screen is fetched
+		// and swapped into it, as the live room's stream swaps the stage,
+		// and fitted again, all in the browser: no page load per question.
+		for _, sz := range projectorSizes {
+			where := fmt.Sprintf("%dx%d %s", sz.w, sz.h, lang)
+			ctx, cancel := context.WithTimeout(tctx, 4*time.Minute)
+			do(t, ctx, "preview "+where, chromedp.EmulateViewport(sz.w, sz.h),
+				chromedp.Navigate(app.URL+"/class/preview/"+longest[0]+"?lang="+lang),
 				chromedp.WaitVisible(chromedp.CSS(`html[lang=`+lang+`] #class-root[data-fit=done]`)))
-			for i, sz := range projectorSizes {
-				where := fmt.Sprintf("%dx%d %s %s", sz.w, sz.h, lang, id)
-				if i > 0 {
-					do(t, ctx, "resize to "+where, chromedp.Evaluate[chromedp.Void](`document.getElementById("class-root").removeAttribute("data-fit")`),
-						chromedp.EmulateViewport(sz.w, sz.h),
-						chromedp.WaitVisible(chromedp.CSS(`#class-root[data-fit=done]`)))
+			checkNoViolations(t, ctx, "projector "+where+" "+longest[0])
+			idsJSON, _ := json.Marshal(ids)
+			raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](`(async (ids, lang) => {
+				const root = document.getElementById("class-root"), stage = document.getElementById("stage");
+				const out = {};
+				for (const id of ids) {
+					const html = await (await fetch("/class/preview/" + id + "?lang=" + lang)).text();
+					const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("stage");
+					root.removeAttribute("data-fit");
+					stage.innerHTML = fresh.innerHTML;
+					window.dispatchEvent(new Event("resize"));
+					await new Promise(done => { const t = setInterval(() => { if (root.getAttribute("data-fit") === "done") { clearInterval(t); done(); } }, 5); });
+					out[id] = `+measureProjector+`;
 				}
-				raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](measureProjector))
-				if err != nil {
-					t.Fatalf("%s: measuring: %v", where, err)
-				}
-				var m projectorFit
-				if err := json.Unmarshal(raw, &m); err != nil {
-					t.Fatalf("%s: %v", where, err)
-				}
-				checkFit(t, where, m)
-				if id == longest[0] {
-					checkNoViolations(t, ctx, "projector "+where)
-				}
-			}
+				return out;
+			})(`+string(idsJSON)+`, "`+lang+`")`, chromedp.EvalAwaitPromise))
 			cancel()
+			if err != nil {
+				t.Fatalf("%s: measuring: %v", where, err)
+			}
+			var fits map[string]projectorFit
+			if err := json.Unmarshal(raw, &fits); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if len(fits) != len(ids) {
+				t.Errorf("%s: measured %d questions of %d", where, len(fits), len(ids))
+			}
+			for _, id := range ids {
+				checkFit(t, where+" "+id, fits[id])
+			}
 		}
 	}
 }
