@@ -26,14 +26,16 @@ test: e2e-deps
 
 # axe-core for the accessibility checks in the browser tests, and the MCP
 # conformance suite with the Node 22 it needs (both local, from npm).
+# --prefer-offline takes what npm's own cache (~/.npm) already holds, so a
+# second run on one machine downloads nothing.
 e2e-deps: web/e2e/node_modules/axe-core/axe.min.js web/e2e/conformance/node_modules/.bin/conformance
 
 web/e2e/node_modules/axe-core/axe.min.js: web/e2e/package.json web/e2e/package-lock.json
-	cd web/e2e && npm ci --no-audit --no-fund --loglevel=error
+	cd web/e2e && npm ci --prefer-offline --no-audit --no-fund --loglevel=error
 	touch $@
 
 web/e2e/conformance/node_modules/.bin/conformance: web/e2e/conformance/package.json web/e2e/conformance/package-lock.json
-	cd web/e2e/conformance && npm ci --no-audit --no-fund --loglevel=error
+	cd web/e2e/conformance && npm ci --prefer-offline --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Static checks, as CI runs them: go vet, staticcheck and gosec at pinned

@@ -158,23 +158,9 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 		return nil, "", err
 	}
 	key := nicknameKey(nick)
-	r.mu.Lock()
-	switch {
-	case r.closedLocked():
-		r.mu.Unlock()
-		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_ended")
-	case r.run.Locked:
-		r.mu.Unlock()
-		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_locked")
-	case len(r.order) >= MaxPlayers:
-		r.mu.Unlock()
-		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_full", "Max", MaxPlayers)
-	case r.nickKeys[key]:
-		r.mu.Unlock()
-		return nil, "", examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", nick)
+	if err := r.reserveNickname(key, nick); err != nil {
+		return nil, "", err
 	}
-	r.nickKeys[key] = true // held while the row is written, so two students cannot take one name
-	r.mu.Unlock()
 
 	token, hash := NewToken()
 	p := &examsim.Player{RunID: r.ID, Nickname: nick, Lang: lang, LearnerID: learnerID, RejoinHash: hash}
@@ -190,6 +176,25 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 	r.changedLocked(false)
 	r.mu.Unlock()
 	return p, token, nil
+}
+
+// reserveNickname holds the nickname's key while the player's row is written,
+// so two students cannot take one name, or says why the room refuses a join.
+func (r *Room) reserveNickname(key, nick string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.closedLocked():
+		return examsim.E(examsim.ECONFLICT, "join.error_ended")
+	case r.run.Locked:
+		return examsim.E(examsim.ECONFLICT, "join.error_locked")
+	case len(r.order) >= MaxPlayers:
+		return examsim.E(examsim.ECONFLICT, "join.error_full", "Max", MaxPlayers)
+	case r.nickKeys[key]:
+		return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", nick)
+	}
+	r.nickKeys[key] = true
+	return nil
 }
 
 // Rejoin returns the player whose rejoin token this is, or false for a

@@ -31,6 +31,19 @@ const (
 	// A token in more than this share of a language's questions (and in
 	// more than two) is too common to tell two questions apart.
 	CommonTokenShare = 0.20
+	// A title gives the key away when more than this share of its words
+	// (those in at most half the language's questions) are in the key
+	// beyond what the distractor closest to the title has, and at least
+	// MinTitleKeyWords words are.
+	MaxTitleKeyShare = 0.5
+	MinTitleKeyWords = 2
+	// Every distractor opening with the same MinSharedOpeningWords words
+	// (MinSharedOpeningThai letters in Thai, written without spaces) while
+	// the key shares under half of that opening makes the key the odd one
+	// out. Code is left out: options that all open on a JSON payload are a
+	// format, not a cue.
+	MinSharedOpeningWords = 3
+	MinSharedOpeningThai  = 8
 )
 
 // FieldNames are the identifiers the lessons teach. A key that carries them
@@ -54,6 +67,23 @@ type CueStats struct {
 	DistrWithField  int // distractors that carry a field name as code
 	NearDuplicates  []NearDuplicate
 	MostSimilar     NearDuplicate // the closest pair, whatever its similarity
+	TitleGiveaways  []TitleGiveaway
+	OddOpenings     []OddOpening
+}
+
+// TitleGiveaway is a question whose title names its key: the title's words
+// are in the key and not in the distractors.
+type TitleGiveaway struct {
+	Q     *Question
+	Words []string // the title's words in the key and in no distractor
+	Share float64  // the key's excess over the closest distractor, of the title's words
+}
+
+// OddOpening is a question whose distractors all open the same way and
+// whose key does not.
+type OddOpening struct {
+	Q       *Question
+	Opening string // the distractors' shared opening, code left out
 }
 
 // NearDuplicate is a pair of questions whose stems and keys say nearly the
@@ -96,6 +126,14 @@ func (c CueStats) Failures() []string {
 	for _, d := range c.NearDuplicates {
 		out = append(out, fmt.Sprintf("%s: %s and %s are near-duplicates (stem and key overlap %.2f; keep it below %.2f): make one test something else",
 			c.Lang, d.A.ID, d.B.ID, d.Similarity, MaxStemSimilarity))
+	}
+	for _, g := range c.TitleGiveaways {
+		out = append(out, fmt.Sprintf("%s: %s: the title names the key (%s are in the key and in no distractor, %.0f%% of the title's words); give it a neutral title that does not hint at any option",
+			c.Lang, g.Q.ID, strings.Join(g.Words, ", "), 100*g.Share))
+	}
+	for _, o := range c.OddOpenings {
+		out = append(out, fmt.Sprintf("%s: %s: every distractor opens with %q and the key does not, so it stands out; open one distractor like the key, or vary the openings",
+			c.Lang, o.Q.ID, o.Opening))
 	}
 	return out
 }
@@ -153,6 +191,8 @@ func Cues(b *Bank) []CueStats {
 		}
 		c.KeyLengthExcess = excess / float64(c.Questions)
 		c.NearDuplicates, c.MostSimilar = nearDuplicates(items, lang)
+		c.TitleGiveaways = titleGiveaways(items, lang)
+		c.OddOpenings = oddOpenings(items, lang)
 		out = append(out, c)
 	}
 	return out
@@ -282,3 +322,144 @@ func tokens(s string) map[string]bool {
 	word(cur)
 	return out
 }
+
+// titleGiveaways lists the items whose title names the key: of the title's
+// distinctive words, the key carries more than MaxTitleKeyShare beyond what
+// the distractor closest to the title carries, and at least
+// MinTitleKeyWords. Words in more than half of the language's questions
+// ("error", "tool") are left out: they name the topic, not an option.
+func titleGiveaways(items []*Question, lang examsim.Lang) []TitleGiveaway {
+	df := map[string]int{}
+	for _, q := range items {
+		tx := q.Text(lang)
+		all := tx.Title + "\n" + tx.StemMarkdown
+		for _, o := range tx.Options {
+			all += "\n" + o.Markdown
+		}
+		for t := range tokens(all) {
+			df[t]++
+		}
+	}
+	var out []TitleGiveaway
+	for _, q := range items {
+		tx := q.Text(lang)
+		title := map[string]bool{}
+		for t := range tokens(tx.Title) {
+			if 2*df[t] <= len(items) {
+				title[t] = true
+			}
+		}
+		if len(title) == 0 {
+			continue
+		}
+		key, distractors := splitKey(tx, q.Answer)
+		inKey := tokens(key.Markdown)
+		inDistractor := map[string]bool{}
+		closest := 0
+		for _, d := range distractors {
+			n := 0
+			for t := range tokens(d.Markdown) {
+				inDistractor[t] = true
+				if title[t] {
+					n++
+				}
+			}
+			closest = max(closest, n)
+		}
+		var keyOnly []string
+		shared := 0
+		for t := range title {
+			if inKey[t] {
+				shared++
+				if !inDistractor[t] {
+					keyOnly = append(keyOnly, t)
+				}
+			}
+		}
+		excess := shared - closest
+		share := float64(excess) / float64(len(title))
+		if excess >= MinTitleKeyWords && share > MaxTitleKeyShare {
+			sort.Strings(keyOnly)
+			out = append(out, TitleGiveaway{Q: q, Words: keyOnly, Share: share})
+		}
+	}
+	return out
+}
+
+// oddOpenings lists the items whose distractors share an opening of
+// MinSharedOpeningWords words (MinSharedOpeningThai Thai letters) or more,
+// code left out, of which the key shares less than half.
+func oddOpenings(items []*Question, lang examsim.Lang) []OddOpening {
+	var out []OddOpening
+	for _, q := range items {
+		key, distractors := splitKey(q.Text(lang), q.Answer)
+		if len(distractors) < 2 {
+			continue
+		}
+		opening := proseRunes(distractors[0].Markdown)
+		for _, d := range distractors[1:] {
+			opening = opening[:commonPrefix(opening, proseRunes(d.Markdown))]
+		}
+		opening = opening[:wordEnd(opening)]
+		words, thai := openingSize(opening)
+		if words < MinSharedOpeningWords && thai < MinSharedOpeningThai {
+			continue
+		}
+		if 2*commonPrefix(opening, proseRunes(key.Markdown)) < len(opening) {
+			out = append(out, OddOpening{Q: q, Opening: strings.TrimSpace(string(opening))})
+		}
+	}
+	return out
+}
+
+// proseRunes is an option's text as it opens on the page, lower-cased, code
+// dropped and runs of white space counted once.
+func proseRunes(md string) []rune {
+	md = inlineCode.ReplaceAllString(fencedCode.ReplaceAllString(md, " "), " ")
+	return []rune(strings.ToLower(strings.Join(strings.Fields(md), " ")))
+}
+
+func commonPrefix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// wordEnd cuts a shared opening back to its last whole word, so "in both
+// cases, re" (retry / resend) counts three words, not four; Thai, without
+// spaces between words, is kept whole.
+func wordEnd(r []rune) int {
+	if len(r) == 0 || !isWordRune(r[len(r)-1]) || unicode.Is(unicode.Thai, r[len(r)-1]) {
+		return len(r)
+	}
+	for i := len(r) - 1; i >= 0; i-- {
+		if !isWordRune(r[i]) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// openingSize counts an opening's words outside Thai and its Thai letters.
+func openingSize(r []rune) (words, thai int) {
+	inWord := false
+	for _, c := range r {
+		switch {
+		case unicode.Is(unicode.Thai, c):
+			thai++
+			inWord = false
+		case isWordRune(c):
+			if !inWord {
+				words++
+			}
+			inWord = true
+		default:
+			inWord = false
+		}
+	}
+	return words, thai
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }

@@ -103,3 +103,74 @@ func TestThaiTokensAreThreeCharacterPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestCuesFlagTitlesAndOddOpenings runs the per-question checks on
+// testdata/giveaway, whose questions are built to trip them or to come
+// just short (Thai has its own text, cut into letters rather than words):
+//
+//	g1 the title's words all in the key, none in a distractor: flagged
+//	g2 the title shares as many words with a distractor as with the key
+//	g3 three distractors open "In both cases," and the key does not: flagged
+//	g4 the key opens "In both cases," too
+//	g5 the distractors share two words only ("Retry the"), under three
+//	g6 the shared opening is code (`isError: true`), which does not count
+func TestCuesFlagTitlesAndOddOpenings(t *testing.T) {
+	type flags struct{ Titles, Openings []string }
+	want := map[examsim.Lang]flags{
+		examsim.English:    {Titles: []string{"g1: after, backoff, pause"}, Openings: []string{"g3: in both cases,"}},
+		examsim.Vietnamese: {Titles: []string{"g1: after, backoff, pause"}, Openings: []string{"g3: in both cases,"}},
+		examsim.Polish:     {Titles: []string{"g1: after, backoff, pause"}, Openings: []string{"g3: in both cases,"}},
+		examsim.Thai:       {Titles: []string{"g1: งรอ, ลัง, หลั, ังร, ำหล, ้ำห"}, Openings: []string{"g3: ทั้งสองกรณีให้"}},
+	}
+	got := map[examsim.Lang]flags{}
+	for _, c := range Cues(loadFixture(t, "giveaway")) {
+		var f flags
+		for _, g := range c.TitleGiveaways {
+			f.Titles = append(f.Titles, g.Q.ID+": "+strings.Join(g.Words, ", "))
+		}
+		for _, o := range c.OddOpenings {
+			f.Openings = append(f.Openings, o.Q.ID+": "+o.Opening)
+		}
+		got[c.Lang] = f
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("flagged questions (-want +got):\n%s", diff)
+	}
+}
+
+// TestCueFailuresNameTheQuestion: each per-question flag becomes one line
+// of `questions check` output that names the question and says what to do.
+func TestCueFailuresNameTheQuestion(t *testing.T) {
+	q := &Question{ID: "q9"}
+	for _, tc := range []struct {
+		name  string
+		stats CueStats
+		want  []string
+	}{
+		{"title", CueStats{Lang: examsim.English, TitleGiveaways: []TitleGiveaway{{Q: q, Words: []string{"prompt", "system"}, Share: 2.0 / 3}}},
+			[]string{"en: q9: the title names the key (prompt, system are in the key and in no distractor, 67% of the title's words); give it a neutral title that does not hint at any option"}},
+		{"opening", CueStats{Lang: examsim.Polish, OddOpenings: []OddOpening{{Q: q, Opening: "w obu przypadkach"}}},
+			[]string{`pl: q9: every distractor opens with "w obu przypadkach" and the key does not, so it stands out; open one distractor like the key, or vary the openings`}},
+		{"none", CueStats{Lang: examsim.Thai}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, tc.stats.Failures()); diff != "" {
+				t.Errorf("failures (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestBankPassesTheCueCheck: the embedded bank has no cue, per question or
+// bank-wide, in any language.
+func TestBankPassesTheCueCheck(t *testing.T) {
+	bank, problems := Load(os.DirFS("bank"), "bank")
+	if len(problems) > 0 {
+		t.Fatalf("the bank has problems:\n%s", problems.Error())
+	}
+	for _, c := range Cues(bank) {
+		if f := c.Failures(); len(f) > 0 {
+			t.Errorf("%s:\n%s", c.Lang, strings.Join(f, "\n"))
+		}
+	}
+}

@@ -20,12 +20,12 @@ type file struct {
 }
 
 func (f *file) addf(line int, format string, args ...any) {
-	*f.problems = append(*f.problems, Problem{Path: f.path, Line: line, Msg: sprintf(format, args...)})
+	*f.problems = append(*f.problems, Problem{Path: f.path, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // warnf records a warning about the file in warnings.
 func (f *file) warnf(warnings *Problems, line int, format string, args ...any) {
-	*warnings = append(*warnings, Problem{Path: f.path, Line: line, Msg: sprintf(format, args...)})
+	*warnings = append(*warnings, Problem{Path: f.path, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // markdownFile is a Markdown file split into its YAML front matter and body.

@@ -18,8 +18,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var sprintf = fmt.Sprintf
-
 var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // The sane range of rubric numbers. A concept weighing more than ten times
@@ -125,7 +123,7 @@ func (l *loader) fileAt(rel string) *file {
 // read returns a language file's bytes, or reports it missing at the file
 // that needs it.
 func (l *loader) read(rel string, need *file, line int) ([]byte, bool) {
-	return l.readText(rel, need, line, sprintf("%s is missing: every question and lesson needs all of en, vi, pl and th", path.Base(rel)))
+	return l.readText(rel, need, line, fmt.Sprintf("%s is missing: every question and lesson needs all of en, vi, pl and th", path.Base(rel)))
 }
 
 // MaxFileBytes is the largest bank file the loader reads; the longest

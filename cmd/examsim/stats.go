@@ -121,7 +121,7 @@ func writeCueStats(w io.Writer, bank *questions.Bank) {
 		return ""
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "cues\tkey longest (max %.0f%%)\tkey vs distractors (max %+.0f%%)\tfield names: keys / distractors\tclosest stems (max %.2f)\n",
+	fmt.Fprintf(tw, "cues\tkey longest (max %.0f%%)\tkey vs distractors (max %+.0f%%)\tfield names: keys / distractors\tclosest stems (max %.2f)\ttitles naming the key\todd one out\n",
 		100*questions.MaxKeyLongestShare, 100*questions.MaxKeyLengthExcess, questions.MaxStemSimilarity)
 	for _, c := range questions.Cues(bank) {
 		closest := "-"
@@ -129,10 +129,11 @@ func writeCueStats(w io.Writer, bank *questions.Bank) {
 			closest = fmt.Sprintf("%.2f %s / %s%s", c.MostSimilar.Similarity, c.MostSimilar.A.ID, c.MostSimilar.B.ID,
 				over(c.MostSimilar.Similarity >= questions.MaxStemSimilarity))
 		}
-		fmt.Fprintf(tw, "%s\t%.0f%% (%d of %d)%s\t%+.1f%%%s\t%.0f%% / %.0f%%%s\t%s\n", c.Lang,
+		fmt.Fprintf(tw, "%s\t%.0f%% (%d of %d)%s\t%+.1f%%%s\t%.0f%% / %.0f%%%s\t%s\t%d%s\t%d%s\n", c.Lang,
 			100*c.KeyLongestShare(), c.KeyLongest, c.Questions, over(c.KeyLongestShare() > questions.MaxKeyLongestShare),
 			100*c.KeyLengthExcess, over(c.KeyLengthExcess > questions.MaxKeyLengthExcess),
-			100*c.KeyFieldShare(), 100*c.DistractorFieldShare(), over(c.FieldNameCue()), closest)
+			100*c.KeyFieldShare(), 100*c.DistractorFieldShare(), over(c.FieldNameCue()), closest,
+			len(c.TitleGiveaways), over(len(c.TitleGiveaways) > 0), len(c.OddOpenings), over(len(c.OddOpenings) > 0))
 	}
 	_ = tw.Flush()
 }
