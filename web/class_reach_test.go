@@ -130,3 +130,36 @@ func TestAlreadyAnsweredHint(t *testing.T) {
 		t.Errorf("the second answer's error: %s", p.body)
 	}
 }
+
+// TestResultsCountTheQuizAndShowTheRoomsAnswers: "Correct" is out of the
+// quiz's questions, not the ones answered; the page has the session's
+// date; each question opens to the room's answers and explanations.
+func TestResultsCountTheQuizAndShowTheRoomsAnswers(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("teacher", examsim.RoleInstructor)
+	path, code := a.startRun(host, "optional")
+	s := a.join(code, "Kasia", "pl")
+	control(t, host, path, "start", -1)
+	q, _ := a.Bank.Question(classQuestions[0])
+	const why = "Wynik jest pusty, ale poprawny; ponawianie nic nie da."
+	if p := answer(t, s, path, 0, q.Answer, why); p.status != http.StatusOK {
+		t.Fatalf("answer: %d %s", p.status, p.body)
+	}
+	control(t, host, path, "reveal", 0)
+	control(t, host, path, "next", 0) // question 2, which Kasia skips
+	control(t, host, path, "end", 1)
+	res := host.get(path + "/results?lang=en")
+	if got := res.text("[data-testid=student-correct]"); got != "1 / 2" {
+		t.Errorf("Kasia's correct answers %q, want 1 / 2 (of the quiz's two questions)", got)
+	}
+	if res.text("[data-testid=run-date]") == "" {
+		t.Error("the results do not say when the session was held")
+	}
+	if href, _ := res.doc.Find("[data-testid=question-answers-link]").First().Attr("href"); href != "#answers-1" {
+		t.Errorf("question 1's row links to %q", href)
+	}
+	first := res.doc.Find("#answers-1")
+	if !strings.Contains(first.Text(), why) || !strings.Contains(first.Text(), "Kasia") {
+		t.Errorf("question 1's answers lack Kasia's explanation: %q", first.Text())
+	}
+}

@@ -233,3 +233,12 @@ func ThaiScript(name string) bool {
 	}
 	return false
 }
+
+// PlayerName is the nickname of a run's player, "" when the run has no
+// such player.
+func PlayerName(res *classroom.Results, id int64) string {
+	if p := res.Players[id]; p != nil {
+		return p.Nickname
+	}
+	return ""
+}
