@@ -163,3 +163,39 @@ func TestResultsCountTheQuizAndShowTheRoomsAnswers(t *testing.T) {
 		t.Errorf("question 1's answers lack Kasia's explanation: %q", first.Text())
 	}
 }
+
+// TestStartFromBuilderSavesFirst: "Start a live session" sends the
+// builder's form, so edits not yet saved are saved and the run uses them;
+// an edit with a problem is shown again and nothing starts.
+func TestStartFromBuilderSavesFirst(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("teacher", examsim.RoleInstructor)
+	form := url.Values{"title": {"Before"}, "seconds": {"60"}, "scoring": {"correctness"}, "explanations": {"optional"}, "action": {"save"}, "q": classQuestions[:1]}
+	p := host.post("/class/quizzes/new", "/class/quizzes", form)
+	m := quizLocation.FindStringSubmatch(p.header.Get("Location"))
+	if m == nil {
+		t.Fatalf("save: %d", p.status)
+	}
+	edit := "/class/quizzes/" + m[1]
+	builder := host.get(edit)
+	if owner, _ := builder.doc.Find("[data-testid=start-live]").Attr("form"); owner != "quiz-form" {
+		t.Fatalf("the start button belongs to form %q, not the builder's", owner)
+	}
+	bad := url.Values{"title": {""}, "seconds": {"60"}, "scoring": {"correctness"}, "explanations": {"optional"}, "action": {"start_live"}, "q": classQuestions[:1]}
+	if p := host.post(edit, edit, bad); p.status == http.StatusSeeOther {
+		t.Errorf("a start with an empty title went to %s", p.header.Get("Location"))
+	}
+	form.Set("title", "EDITED TITLE")
+	form.Set("action", "start_live")
+	p = host.post(edit, edit, form)
+	loc := p.header.Get("Location")
+	if p.status != http.StatusSeeOther || !strings.HasSuffix(loc, "/host") {
+		t.Fatalf("start: %d to %q", p.status, loc)
+	}
+	if title := host.get(loc).doc.Find("title").Text(); !strings.Contains(title, "EDITED TITLE") {
+		t.Errorf("the run started with %q, not the edited title", title)
+	}
+	if v, _ := host.get(edit).doc.Find("[data-testid=quiz-title]").Attr("value"); v != "EDITED TITLE" {
+		t.Errorf("the edit was not saved: %q", v)
+	}
+}

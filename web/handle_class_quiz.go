@@ -114,6 +114,14 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 	if err != nil {
 		return err
 	}
+	// Start buttons submit the builder: the edits are saved, then the run
+	// starts with them.
+	switch c.FormValue("action") {
+	case "start_live":
+		return s.startRun(c, q, examsim.ModeLive)
+	case "start_assignment":
+		return s.startRun(c, q, examsim.ModeAssignment)
+	}
 	return c.Redirect(http.StatusSeeOther, "/class/quizzes/"+strconv.FormatInt(q.ID, 10)+"?saved=1")
 }
 
@@ -206,7 +214,12 @@ func (s *Server) handleRunStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	mode := examsim.RunMode(c.FormValue("mode"))
+	return s.startRun(c, q, examsim.RunMode(c.FormValue("mode")))
+}
+
+// startRun starts a run of q, live or as an assignment due in the form's
+// hours, and sends the host to its screen.
+func (s *Server) startRun(c echo.Context, q *examsim.Quiz, mode examsim.RunMode) error {
 	var deadline time.Time
 	switch mode {
 	case examsim.ModeLive:
