@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -197,5 +198,46 @@ func TestStartFromBuilderSavesFirst(t *testing.T) {
 	}
 	if v, _ := host.get(edit).doc.Find("[data-testid=quiz-title]").Attr("value"); v != "EDITED TITLE" {
 		t.Errorf("the edit was not saved: %q", v)
+	}
+}
+
+// TestTimePerQuestionFollowsReadingTime: a new quiz defaults to the
+// reading time of its longest question, not 20 s, and stays editable.
+func TestTimePerQuestionFollowsReadingTime(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("teacher", examsim.RoleInstructor)
+	if v, _ := host.get("/class/quizzes/new").doc.Find("[data-testid=quiz-seconds] option[selected]").Attr("value"); v != "auto" {
+		t.Errorf("a new quiz's time per question defaults to %q, want the reading time", v)
+	}
+	longest, most := "", 0
+	for _, q := range a.Bank.Questions {
+		tx := q.Text(examsim.English)
+		n := len(strings.Fields(tx.StemMarkdown))
+		for _, o := range tx.Options {
+			n += len(strings.Fields(o.Markdown))
+		}
+		if n > most {
+			longest, most = q.ID, n
+		}
+	}
+	want := examsim.ReadingSeconds(most)
+	if want < 60 {
+		t.Fatalf("the longest question (%s, %d words) reads in %d s: the test needs a longer one", longest, most, want)
+	}
+	saved := func(seconds string) string {
+		t.Helper()
+		form := url.Values{"title": {"Reading"}, "seconds": {seconds}, "scoring": {"correctness"}, "explanations": {"optional"}, "action": {"save"}, "q": {classQuestions[0], longest}}
+		p := host.post("/class/quizzes/new", "/class/quizzes", form)
+		if p.status != http.StatusSeeOther {
+			t.Fatalf("save: %d %s", p.status, p.text("[data-testid=form-error]"))
+		}
+		v, _ := host.get(p.header.Get("Location")).doc.Find("[data-testid=quiz-seconds] option[selected]").Attr("value")
+		return v
+	}
+	if got := saved("auto"); got != fmt.Sprint(want) {
+		t.Errorf("saved with the reading time: %s s, want %d (%s has %d words)", got, want, longest, most)
+	}
+	if got := saved("45"); got != "45" {
+		t.Errorf("a time the teacher chose was saved as %s", got)
 	}
 }

@@ -82,10 +82,13 @@ type joinForm struct {
 
 // quizForm is the quiz builder's form, kept across filtering and errors.
 type quizForm struct {
-	ID                         int64
-	Title                      string
-	Picked                     []string // in asking order
-	Seconds                    int
+	ID      int64
+	Title   string
+	Picked  []string // in asking order
+	Seconds int
+	// AutoSeconds sets Seconds on save from the reading time of the
+	// longest picked question (examsim.ReadingSeconds).
+	AutoSeconds                bool
 	Scoring                    string
 	Leaderboard                bool
 	Explanations               string

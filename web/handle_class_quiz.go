@@ -37,7 +37,7 @@ func (s *Server) handleQuizNew(c echo.Context) error {
 	if _, err := s.teacher(c); err != nil {
 		return err
 	}
-	form := quizForm{Seconds: 20, Scoring: "correctness", Leaderboard: true, Explanations: "optional",
+	form := quizForm{AutoSeconds: true, Scoring: "correctness", Leaderboard: true, Explanations: "optional",
 		Topic: c.QueryParam("topic"), Concept: c.QueryParam("concept"), Difficulty: c.QueryParam("difficulty")}
 	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
 }
@@ -133,7 +133,11 @@ func (s *Server) readQuizForm(c echo.Context) quizForm {
 		Leaderboard: c.FormValue("leaderboard") == "on",
 		Topic:       c.FormValue("topic"), Concept: c.FormValue("concept"), Difficulty: c.FormValue("difficulty"),
 	}
-	form.Seconds, _ = strconv.Atoi(c.FormValue("seconds"))
+	if c.FormValue("seconds") == "auto" {
+		form.AutoSeconds = true
+	} else {
+		form.Seconds, _ = strconv.Atoi(c.FormValue("seconds"))
+	}
 	values, _ := c.FormParams()
 	type pick struct {
 		id    string
@@ -168,6 +172,9 @@ func (s *Server) readQuizForm(c echo.Context) quizForm {
 // checkQuizForm checks the quiz the form describes, then that the bank has
 // each of its questions.
 func (s *Server) checkQuizForm(form *quizForm) error {
+	if form.AutoSeconds {
+		form.Seconds = s.readingSeconds(form.Picked)
+	}
 	q := examsim.Quiz{Title: form.Title, QuestionIDs: form.Picked, SecondsPerQuestion: form.Seconds,
 		Scoring: examsim.ScoringMode(form.Scoring), Explanations: examsim.ExplanationMode(form.Explanations)}
 	if err := q.Validate(); err != nil {
@@ -179,6 +186,23 @@ func (s *Server) checkQuizForm(form *quizForm) error {
 		}
 	}
 	return nil
+}
+
+// readingSeconds is the time per question that lets the longest of the
+// questions be read (in English, the bank's source) and answered.
+func (s *Server) readingSeconds(ids []string) int {
+	words := 0
+	for _, id := range ids {
+		if q, ok := s.Bank.Question(id); ok {
+			tx := q.Text(examsim.English)
+			n := len(strings.Fields(tx.StemMarkdown))
+			for _, o := range tx.Options {
+				n += len(strings.Fields(o.Markdown))
+			}
+			words = max(words, n)
+		}
+	}
+	return examsim.ReadingSeconds(words)
 }
 
 // builder lays out the builder: the picked questions in order, then the
