@@ -241,3 +241,39 @@ func TestTimePerQuestionFollowsReadingTime(t *testing.T) {
 		t.Errorf("a time the teacher chose was saved as %s", got)
 	}
 }
+
+// TestGradingQueueForTheTeacher: a student without an account who flags a
+// practice score is named by their class nickname, times carry their
+// zone, and the regrade page speaks about the learner, not to them.
+func TestGradingQueueForTheTeacher(t *testing.T) {
+	a := newClassApp(t)
+	ines := a.account("ines", examsim.RoleInstructor)
+	_, code := a.startRun(ines, "optional")
+	kasia := a.join(code, "Kasia", "pl")
+	q, _ := a.Bank.Question("empty-result-retry-loop")
+	attempt, id := practise(t, kasia, q.ID, q.Answer, "Pusty wynik jest poprawny: narzędzie zadziałało i nie znalazło klienta, więc ponawianie nic nie da.")
+	if p := kasia.post(attempt, attempt+"/flag", url.Values{"comment": {"Chyba za nisko"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("flag: %d", p.status)
+	}
+	queue := ines.get("/class/grading?lang=en")
+	row := queue.doc.Find(`[data-testid=grading-row][data-kind=attempt][data-id="` + id + `"]`)
+	if row.Length() != 1 {
+		t.Fatal("the flagged attempt is not in the queue")
+	}
+	if !strings.Contains(row.Text(), "Kasia") {
+		t.Errorf("the row does not name Kasia: %q", row.Text())
+	}
+	if when := row.Find("[data-testid=grading-when]").Text(); !strings.HasSuffix(strings.TrimSpace(when), "UTC") {
+		t.Errorf("the time %q has no zone", when)
+	}
+	item := ines.get("/class/grading/attempt/" + id + "?lang=en")
+	body := item.doc.Find("main").Text()
+	for _, learnerWords := range []string{"You covered", "In your words"} {
+		if strings.Contains(body, learnerWords) {
+			t.Errorf("the regrade page addresses the teacher as the learner: %q", learnerWords)
+		}
+	}
+	if !strings.Contains(body, "The learner covered") && !strings.Contains(body, "Missing") {
+		t.Errorf("the regrade page lists no concepts for the teacher: %q", body)
+	}
+}
