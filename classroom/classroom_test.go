@@ -17,6 +17,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/store"
 )
@@ -52,7 +53,7 @@ var bankOnce = sync.OnceValues(func() (*questions.Bank, questions.Problems) {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"))
+	db, err := store.Open(ctx, pgtest.ForSuite(t, filepath.Join(t.TempDir(), "class.db")))
 	if err != nil {
 		t.Fatal(err)
 	}

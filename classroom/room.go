@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/examsim/examsim"
@@ -18,8 +19,11 @@ type Room struct {
 	hub *Hub
 	ID  int64
 
-	ctl      sync.Mutex // orders state changes; held while one is stored, with mu free
-	mu       sync.Mutex
+	ctl sync.Mutex // orders state changes; held while one is stored, with mu free
+	// mu guards the room's state. Only Player reads under RLock: the
+	// thousands of streams a Next wakes read their own line at once, and
+	// must not queue behind each other for it.
+	mu       sync.RWMutex
 	run      examsim.ClassRun
 	qs       []*questions.Question
 	players  map[int64]*player
@@ -41,6 +45,8 @@ type Room struct {
 	live       uint64    // bumps on anything the host sees
 	snap       *Snapshot // as of live
 	vsnap      *Snapshot // as of version
+	// stage is vsnap, published for StageSnapshot to read without the lock.
+	stage atomic.Pointer[Snapshot]
 }
 
 type answerKey struct {
@@ -122,6 +128,7 @@ func (r *Room) changedLocked(students bool) {
 	r.live++
 	if students {
 		r.version++
+		r.stageLocked() // built once here, before the wake-ups, not by the first of a thousand woken streams
 	}
 	if !students { // most changes (an answer, a join) wake only the host's screens
 		for _, s := range r.byOwner[0] {

@@ -66,14 +66,25 @@ func (r *Room) Snapshot() *Snapshot {
 // thousand students woken by one change share one snapshot, and answers
 // arriving meanwhile do not make each of them build a new one. Its counts
 // and roster may lag; the host's Snapshot has them current.
+// It takes no lock once built: a Next wakes every stream at once, and
+// each reading it under the room's lock would queue them one by one.
 func (r *Room) StageSnapshot() *Snapshot {
+	if s := r.stage.Load(); s != nil {
+		return s
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.stageLocked()
+}
+
+// stageLocked brings vsnap up to the current version and publishes it.
+func (r *Room) stageLocked() *Snapshot {
 	if r.vsnap == nil || r.vsnap.Version != r.version {
 		if r.snap == nil || r.snap.Live != r.live {
 			r.snap = r.buildLocked()
 		}
 		r.vsnap = r.snap
+		r.stage.Store(r.vsnap)
 	}
 	return r.vsnap
 }
@@ -139,8 +150,8 @@ type PlayerView struct {
 
 // Player returns a student's own view, or false when they are not in the room.
 func (r *Room) Player(playerID int64) (PlayerView, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	p := r.players[playerID]
 	if p == nil || p.Kicked {
 		return PlayerView{}, false

@@ -416,7 +416,7 @@ func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesso
 		f.addf(md.bodyLine, "cannot render the Markdown: %v", err)
 		return nil
 	}
-	lesson.HTML = html
+	lesson.HTML, lesson.Markdown = html, body
 	return lesson
 }
 

@@ -89,6 +89,7 @@ type Lesson struct {
 	SourceRevision int               // a translation: the English revision it was made from
 	revisionLine   int
 	HTML           string // rendered from bank Markdown, raw HTML dropped
+	Markdown       string // the lesson's body as written, for clients that render it themselves
 }
 
 // Question is one scenario question in every language.

@@ -194,7 +194,7 @@ func (c *Console) Call(ctx context.Context, id, tool, argsText, metaText string)
 	}
 	var args any
 	if err := json.Unmarshal([]byte(orEmpty(argsText, "{}")), &args); err != nil {
-		return nil, examsim.E(examsim.EINVALID, "sandbox.console.bad_args", "Detail", err.Error())
+		return nil, argsError([]byte(argsText))
 	}
 	var meta map[string]any
 	if err := json.Unmarshal([]byte(orEmpty(metaText, "{}")), &meta); err != nil || meta == nil {
@@ -249,4 +249,19 @@ func orEmpty(s, def string) string {
 		}
 	}
 	return def
+}
+
+// argsError says where arguments that are not JSON go wrong, by line and
+// column rather than with encoding/json's English text, which would leak
+// into a localised message (review m10).
+func argsError(src []byte) *examsim.Error {
+	problem := syntaxCheck(src)
+	switch {
+	case problem == nil: // not reached: the caller saw the parser fail
+		return examsim.E(examsim.EINVALID, "sandbox.console.bad_args", "Line", 1, "Column", 1)
+	case problem.Message == "sandbox.edit.truncated":
+		return examsim.E(examsim.EINVALID, "sandbox.console.args_truncated")
+	default:
+		return examsim.E(examsim.EINVALID, "sandbox.console.bad_args", "Line", problem.Line, "Column", problem.Column)
+	}
 }

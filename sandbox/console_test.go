@@ -77,7 +77,8 @@ func TestConsoleSendsArgumentsAsWrittenAndChecksMeta(t *testing.T) {
 		t.Errorf("_meta should set the principal: %+v %v", cc, err)
 	}
 	for _, bad := range []struct{ tool, args, meta, msg string }{
-		{"lookup_order", `{"order_id": `, "", "sandbox.console.bad_args"},
+		{"lookup_order", `{"order_id": `, "", "sandbox.console.args_truncated"},
+		{"lookup_order", `{"order_id" 1}`, "", "sandbox.console.bad_args"},
 		{"lookup_order", `{}`, `[1]`, "sandbox.console.bad_meta"},
 		{"drop_tables", `{}`, "", "sandbox.console.unknown_tool"},
 		{"lookup_order", strings.Repeat(" ", MaxConsoleArgsBytes+1), "", "sandbox.console.too_large"},

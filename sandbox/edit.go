@@ -101,7 +101,7 @@ func ParseEditedResult(text string) (*mcp.CallToolResult, *EditError) {
 	}
 	var res mcp.CallToolResult
 	if err := json.Unmarshal(src, &res); err != nil {
-		return nil, at(src, start, "sandbox.edit.not_result", "Detail", excerpt(err.Error(), 120))
+		return nil, at(src, start, "sandbox.edit.not_result")
 	}
 	if res.Content == nil {
 		res.Content = []mcp.Content{}
@@ -118,12 +118,12 @@ func syntaxCheck(src []byte) *EditError {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			off := int(se.Offset) - 1
-			return at(src, max(off, 0), "sandbox.edit.syntax", "Detail", se.Error())
+			return at(src, max(off, 0), "sandbox.edit.syntax")
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return at(src, len(src), "sandbox.edit.truncated")
 		}
-		return at(src, 0, "sandbox.edit.syntax", "Detail", err.Error())
+		return at(src, 0, "sandbox.edit.syntax")
 	}
 	if rest := firstNonSpace(src[dec.InputOffset():]); int(dec.InputOffset())+rest < len(src) {
 		return at(src, int(dec.InputOffset())+rest, "sandbox.edit.trailing")
@@ -247,7 +247,7 @@ func (sb *Sandbox) CheckEditedResult(tool, text string) (*mcp.CallToolResult, *E
 		}
 	}
 	if err := schema.Validate(res.StructuredContent); err != nil {
-		return nil, at(src, scStart, "sandbox.edit.schema", "Tool", tool, "Detail", excerpt(err.Error(), 160))
+		return nil, at(src, scStart, "sandbox.edit.schema", "Tool", tool)
 	}
 	return res, nil
 }

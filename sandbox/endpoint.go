@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,21 +36,46 @@ type HTTPOptions struct {
 	// "https"), as a trusted TLS proxy reports it; by default https when
 	// the request came over TLS. The endpoint's own origin is scheme://Host.
 	Scheme func(*http.Request) string
+	// EventStore, if set, keeps each stream's events so that a client can
+	// resume a stream the server closed mid-call (SEP-1699). The sandbox
+	// itself never closes a stream early and leaves it nil.
+	EventStore mcp.EventStore
 }
 
 // HTTPHandler returns the sandbox's Streamable HTTP endpoint: the SDK's
 // handler, behind the checks of the 2025-11-25 transport that the SDK does
 // not make (Origin, a required Mcp-Session-Id, -32601 for unknown methods).
 func (sb *Sandbox) HTTPHandler(opts HTTPOptions) http.Handler {
+	return newEndpoint(sb.server, sb.sessions.limits.Idle, opts)
+}
+
+// ServeServer puts any MCP server behind the same endpoint as the sandbox's
+// own, with the same session cap: the conformance fixture server uses it so
+// that the suite tests the transport examsim wrote, not a stand-in.
+func ServeServer(server *mcp.Server, limits SessionLimits, opts HTTPOptions) http.Handler {
+	table := newSessionTable(limits)
+	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+				table.touch(ss)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return newEndpoint(server, table.limits.Idle, opts)
+}
+
+func newEndpoint(server *mcp.Server, idle time.Duration, opts HTTPOptions) http.Handler {
 	if opts.MaxRequestBytes <= 0 {
 		opts.MaxRequestBytes = 64 << 10
 	}
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sb.server }, &mcp.StreamableHTTPOptions{
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		MaxRequestBodyBytes:        opts.MaxRequestBytes,
 		DisableLocalhostProtection: opts.AllowAnyHost,
 		// The SDK's own timer closes idle sessions even when no other
 		// session is active to sweep them.
-		SessionTimeout: sb.sessions.limits.Idle,
+		SessionTimeout: idle,
+		EventStore:     opts.EventStore,
 	})
 	return &endpoint{sdk: sdk, opts: opts}
 }

@@ -356,3 +356,44 @@ func TestWireResults(t *testing.T) {
 		t.Errorf("the example %q should be a JSON object with order_id #12345 (%v)", desc[i:j+1], err)
 	}
 }
+
+// TestServeServerPutsAnyServerBehindTheEndpoint: another MCP server served
+// with ServeServer (as the conformance fixture is) gets the same checks as
+// the sandbox's own: Origin, a required Mcp-Session-Id, -32601 for an
+// unknown method, and the session cap.
+func TestServeServerPutsAnyServerBehindTheEndpoint(t *testing.T) {
+	other := mcp.NewServer(&mcp.Implementation{Name: "other", Version: "1"}, nil)
+	srv := httptest.NewServer(ServeServer(other, SessionLimits{Max: 1}, HTTPOptions{}))
+	defer srv.Close()
+	if code, _, body := rawPost(t, srv.URL, initialize, map[string]string{"Origin": "https://evil.example"}); code != http.StatusForbidden {
+		t.Errorf("a foreign Origin: %d %q", code, body)
+	}
+	if code, _, body := rawPost(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, nil); code != http.StatusBadRequest {
+		t.Errorf("no Mcp-Session-Id: %d %q", code, body)
+	}
+	first := openSession(t, srv.URL)
+	inFirst := map[string]string{sessionIDHeader: first, "Mcp-Protocol-Version": ProtocolVersion}
+	if _, _, body := rawPost(t, srv.URL, `{"jsonrpc":"2.0","id":2,"method":"no/such"}`, inFirst); !strings.Contains(body, "-32601") {
+		t.Errorf("an unknown method: %q", body)
+	}
+	if code, _, body := rawPost(t, srv.URL, `{"jsonrpc":"2.0","id":3,"method":"ping"}`, inFirst); code != http.StatusOK {
+		t.Fatalf("ping in the first session: %d %q", code, body)
+	}
+	second := openSession(t, srv.URL)
+	inSecond := map[string]string{sessionIDHeader: second, "Mcp-Protocol-Version": ProtocolVersion}
+	if code, _, body := rawPost(t, srv.URL, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, inSecond); code != http.StatusOK {
+		t.Fatalf("ping in the second session: %d %q", code, body)
+	}
+	// With a cap of one, the second session closed the first.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		code, _, _ := rawPost(t, srv.URL, `{"jsonrpc":"2.0","id":5,"method":"ping"}`, inFirst)
+		if code == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first session should be closed by the cap, ping got %d", code)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -24,6 +24,9 @@ type ErrorEnvelope struct {
 	RetryAfterMs   int64    `json:"retry_after_ms,omitempty"`
 	PartialResults []any    `json:"partial_results,omitempty"`
 	Alternatives   []string `json:"alternatives,omitempty"`
+	// NeedsUserInput names the arguments only the user can supply: a
+	// validation error whose fix is a question to the user, not a guess.
+	NeedsUserInput []string `json:"needs_user_input,omitempty"`
 }
 
 // GenericFailure is the whole text of a failure in generic-errors mode.

@@ -210,7 +210,7 @@ func (p *player) waitFor(retries int, res *mcp.CallToolResult) (time.Duration, M
 func (p *player) decide(actor Actor, d decision, should Move, options []Move) {
 	p.decisions++
 	p.add(Event{Actor: actor, Kind: KindDecision, Decision: p.decisions, Move: d.move, Should: should,
-		Options: options, Rule: d.rule, Say: msg("sandbox.move." + string(d.move))})
+		Options: options, Rule: d.rule}) // no Say: the move itself is the narration, stated once
 }
 
 // stepOutcome is how one step ended: a result to use, or an escalation.

@@ -17,7 +17,8 @@ const errorEnvelopeSchema = `{
 		"attempted_query": {"type": "string"},
 		"retry_after_ms": {"type": "integer", "minimum": 0},
 		"partial_results": {"type": "array"},
-		"alternatives": {"type": "array", "items": {"type": "string"}}
+		"alternatives": {"type": "array", "items": {"type": "string"}},
+		"needs_user_input": {"type": "array", "items": {"type": "string"}}
 	},
 	"required": ["errorCategory", "isRetryable", "description", "attempted_query"]
 }`

@@ -43,7 +43,7 @@ const (
 )
 
 // ToolNames lists the sandbox's tools (tools/list gives them sorted by name).
-var ToolNames = []string{"lookup_customer", "lookup_order", "issue_refund", "get_financial_records", "search_sources"}
+var ToolNames = []string{"lookup_customer", "lookup_order", "issue_refund", "get_financial_records", "search_sources", "book_courier"}
 
 // Sandbox is the MCP server with its tools and per-session state. One
 // Sandbox serves both the /mcp endpoint and the in-process agents.
@@ -56,7 +56,7 @@ type Sandbox struct {
 	console     *Console
 }
 
-// New returns a sandbox with its five tools and the default session limits.
+// New returns a sandbox with its six tools and the default session limits.
 func New() *Sandbox { return NewWithLimits(SessionLimits{}) }
 
 // NewWithLimits returns a sandbox whose sessions are bounded by l.
@@ -64,7 +64,7 @@ func NewWithLimits(l SessionLimits) *Sandbox {
 	sb := &Sandbox{sessions: newSessionTable(l)}
 	sb.server = mcp.NewServer(&mcp.Implementation{Name: "examsim-sandbox", Title: "examsim error sandbox", Version: "1.0.0"},
 		&mcp.ServerOptions{
-			Instructions: "A teaching sandbox: five tools with made-up data that fail in each error category " +
+			Instructions: "A teaching sandbox: six tools with made-up data that fail in each error category " +
 				"(transient, validation, business, permission) or return a valid empty result. Each tool's " +
 				"description says how to trigger every case. Errors come back with isError true and " +
 				"structuredContent {errorCategory, isRetryable, description, attempted_query}, plus partial_results " +
@@ -114,6 +114,10 @@ type call struct {
 	args      args
 	principal string
 	session   *sessionState
+	// client is the caller's side of the session: what it can do for a
+	// tool that waits or needs the user (nil for calls made without a
+	// session, as in unit tests).
+	client *clientSide
 }
 
 // toolDef is one tool. Its arguments are declared only in specs; tools()
@@ -141,7 +145,7 @@ func (sb *Sandbox) rawHandler(t toolDef) mcp.ToolHandler {
 		if principal == "" {
 			principal = DefaultPrincipal
 		}
-		res, terr := t.handle(call{args: a, principal: principal, session: sb.state(req.Session)})
+		res, terr := t.handle(call{args: a, principal: principal, session: sb.state(req.Session), client: newClientSide(ctx, req)})
 		if terr != nil && mode == "silent" && t.tool.Annotations.ReadOnlyHint {
 			return suppressed(terr), nil
 		}
@@ -172,6 +176,7 @@ func (sb *Sandbox) tools() []toolDef {
 		issueRefundTool(),
 		financialRecordsTool(),
 		searchSourcesTool(),
+		bookCourierTool(),
 	}
 	for _, d := range defs {
 		if d.tool.InputSchema != nil {
@@ -196,6 +201,7 @@ func lookupCustomerTool() toolDef {
 				"Known customers: a.nowak@example.com, minh.tran@example.com, somchai.p@example.com, jo.lee@slow.example, sam.ng@flaky.example, pat.kim@down.example. " +
 				"Any other well-formed email is a valid empty result: isError false, structuredContent {\"resultCount\": 0, \"results\": []} and a text saying the query ran and matched nothing — not an error. " +
 				"An email at slow.example times out (transient, isRetryable true): the first call for it in an MCP session starts a 4-second outage of the customer database; every call before it ends fails again, with retry_after_ms saying how long is left, and the first call after it succeeds. " +
+				"A call for it that carries _meta.progressToken is not failed: the tool waits out the outage itself, sends notifications/progress every half second while it waits, and then answers. " +
 				"An email at flaky.example meets a failing replica on every other call (transient, no retry_after_ms): the next call reaches a healthy one. " +
 				"An email at down.example meets a database that stays down for 10 minutes; its errors can only hint retry_after_ms 2000, so retries run out and the agent must escalate. " +
 				"A malformed email, such as one without @ or without a domain, is a validation error (isRetryable false)." + errorsNote,
@@ -302,7 +308,11 @@ func lookupCustomer(c call) (*mcp.CallToolResult, *toolError) {
 			fmt.Sprintf("Received '%s', which is not an email address: an email needs a name, one @ and a domain, for example maria.k@example.com. Correct it and call again.", raw),
 			attempted)
 	}
-	if up, wait := c.session.customerDatabase(email); !up {
+	up, wait := c.session.customerDatabase(email)
+	if !up && strings.HasSuffix(email, "@slow.example") && c.client.waitOut(wait) {
+		up, wait = c.session.customerDatabase(email)
+	}
+	if !up {
 		summary := "Customer database timed out"
 		desc := fmt.Sprintf("The connection to the customer database timed out after 5 seconds. The query never ran and the request itself is valid: wait %s (retry_after_ms), then send the same call again. A call sent sooner fails the same way.", formatWait(wait))
 		switch {

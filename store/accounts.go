@@ -24,12 +24,12 @@ func (s *LearnerService) CreateAccount(ctx context.Context, username, password s
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO learners (username, username_key, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?)`,
-		username, examsim.NameKey(username), hash, string(role), s.db.now().Format(time.RFC3339))
+	var id int64
+	err = s.db.db.QueryRowContext(ctx, `INSERT INTO learners (username, username_key, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		username, examsim.NameKey(username), hash, string(role), s.db.now().Format(time.RFC3339)).Scan(&id)
 	if err != nil {
 		return nil, dbError(err)
 	}
-	id, _ := res.LastInsertId()
 	return s.FindLearner(ctx, id)
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// AttemptService is the SQLite implementation of examsim.AttemptService.
+// AttemptService is the SQL implementation (SQLite or PostgreSQL) of examsim.AttemptService.
 type AttemptService struct{ db *DB }
 
 // NewAttemptService returns an AttemptService on db.
@@ -51,15 +51,14 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
 	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
 	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
-	res, err := db.ExecContext(ctx, `INSERT INTO attempts
+	err := db.QueryRowContext(ctx, `INSERT INTO attempts
 		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, a.Score, a.Band,
-		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID, a.ClassTitle)
+		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID, a.ClassTitle).Scan(&a.ID)
 	if err != nil {
 		return dbError(err)
 	}
-	a.ID, _ = res.LastInsertId()
 	return nil
 }
 
@@ -95,7 +94,7 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 // ListAttempts returns a learner's attempts, newest first.
 func (s *AttemptService) ListAttempts(ctx context.Context, learnerID int64, limit int) ([]*examsim.Attempt, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+attemptColumns+` FROM `+attemptsWithGrades+` WHERE a.learner_id = ? ORDER BY a.id DESC LIMIT ?`,
-		learnerID, limit)
+		learnerID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

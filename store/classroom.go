@@ -11,23 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/examsim/examsim"
 )
 
-// ClassroomService is the SQLite implementation of examsim.ClassroomService.
+// ClassroomService is the SQL implementation (SQLite or PostgreSQL) of examsim.ClassroomService.
 type ClassroomService struct{ db *DB }
 
 // NewClassroomService returns a ClassroomService on db.
 func NewClassroomService(db *DB) *ClassroomService { return &ClassroomService{db: db} }
 
 var _ examsim.ClassroomService = (*ClassroomService)(nil)
-
-func isUnique(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintUnique
-}
 
 func fmtTime(t time.Time) any {
 	if t.IsZero() {
@@ -51,15 +44,14 @@ func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) erro
 	now := s.db.now()
 	q.CreatedAt, q.UpdatedAt = now, now
 	ids, _ := json.Marshal(examsim.NonNil(q.QuestionIDs))
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_quizzes
+	err := s.db.db.QueryRowContext(ctx, `INSERT INTO class_quizzes
 		(owner_id, title, question_ids, seconds_per_question, scoring, leaderboard, explanations, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		q.OwnerID, q.Title, string(ids), q.SecondsPerQuestion, string(q.Scoring), q.Leaderboard, string(q.Explanations),
-		fmtTime(now), fmtTime(now))
+		fmtTime(now), fmtTime(now)).Scan(&q.ID)
 	if err != nil {
 		return dbError(err)
 	}
-	q.ID, _ = res.LastInsertId()
 	return nil
 }
 
@@ -142,20 +134,19 @@ func (s *ClassroomService) CreateRun(ctx context.Context, run *examsim.ClassRun)
 	ids, _ := json.Marshal(examsim.NonNil(run.Quiz.QuestionIDs))
 	for try := 0; try < 20; try++ {
 		run.Code = newCode()
-		res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_sessions
+		err := s.db.db.QueryRowContext(ctx, `INSERT INTO class_sessions
 			(quiz_id, host_id, code, mode, title, question_ids, seconds_per_question, scoring, leaderboard, explanations,
 			 deadline, locked, phase, question_index, question_started_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			run.Quiz.ID, run.HostID, run.Code, string(run.Mode), run.Quiz.Title, string(ids), run.Quiz.SecondsPerQuestion,
 			string(run.Quiz.Scoring), run.Quiz.Leaderboard, string(run.Quiz.Explanations), fmtTime(run.Deadline), run.Locked,
-			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), fmtTime(run.CreatedAt))
+			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), fmtTime(run.CreatedAt)).Scan(&run.ID)
 		if isUnique(err) {
 			continue // the code is in use by a run in progress: draw another
 		}
 		if err != nil {
 			return dbError(err)
 		}
-		run.ID, _ = res.LastInsertId()
 		return nil
 	}
 	return examsim.E(examsim.EUNAVAILABLE, "class.error_no_free_code")
@@ -203,7 +194,7 @@ func (s *ClassroomService) findRunWhere(ctx context.Context, notFound, where str
 
 func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int) ([]*examsim.ClassRun, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+runColumns+` FROM class_sessions WHERE host_id = ? ORDER BY id DESC LIMIT ?`,
-		hostID, limit)
+		hostID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -232,16 +223,15 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 	if p.LearnerID != 0 {
 		learner = p.LearnerID
 	}
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO class_players
-		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		p.RunID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt))
+	err := s.db.db.QueryRowContext(ctx, `INSERT INTO class_players
+		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		p.RunID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt)).Scan(&p.ID)
 	if isUnique(err) {
 		return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
 	}
 	if err != nil {
 		return dbError(err)
 	}
-	p.ID, _ = res.LastInsertId()
 	return nil
 }
 
@@ -292,8 +282,8 @@ func (s *ClassroomService) SetPlayerLang(ctx context.Context, runID, playerID in
 // SaveAnswers writes a batch in one transaction, so a burst of answers costs
 // one fsync instead of one each. A second answer by the same player to the
 // same question is ignored: the first one stands. An answer whose room or
-// player is gone fails its constraint alone: SQLite backs out only that
-// statement and the transaction goes on, so it never fails the others.
+// player is gone fails its constraint alone (db.alone): only that statement
+// is backed out and the transaction goes on, so it never fails the others.
 func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.ClassAnswer) error {
 	if len(answers) == 0 {
 		return nil
@@ -307,7 +297,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		(session_id, player_id, question_index, question_id, lang, choice, correct, explanation, explanation_score, band,
 		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (player_id, question_index) DO NOTHING`)
+		ON CONFLICT (player_id, question_index) DO NOTHING RETURNING id`)
 	if err != nil {
 		return dbError(err)
 	}
@@ -320,9 +310,18 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		}
 		concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
 		miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
-		res, err := stmt.ExecContext(ctx, a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
-			a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
-			a.ElapsedMS, a.Points, fmtTime(a.CreatedAt))
+		var id int64
+		inserted := false
+		err := s.db.alone(ctx, tx, func() error {
+			err := stmt.QueryRowContext(ctx, a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
+				a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
+				a.ElapsedMS, a.Points, fmtTime(a.CreatedAt)).Scan(&id)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil // the player's first answer to the question stands
+			}
+			inserted = err == nil
+			return err
+		})
 		if isConstraint(err) {
 			if refused == nil {
 				refused = make(examsim.AnswerErrors, len(answers))
@@ -336,8 +335,8 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		if err != nil {
 			return dbError(err)
 		}
-		a.ID, _ = res.LastInsertId()
-		if n, _ := res.RowsAffected(); n == 1 {
+		if inserted {
+			a.ID = id
 			if err := addToHistory(ctx, tx, a); err != nil {
 				return err
 			}
@@ -375,20 +374,6 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 		return err
 	}
 	return scheduleReview(ctx, tx, at)
-}
-
-// isConstraint reports a row refused by a constraint, such as a foreign key
-// to a deleted room: only that statement is undone.
-func isConstraint(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && se.Code == sqlite3.ErrConstraint
-}
-
-// isForeignKey reports a row refused for a foreign key: its room or player
-// was deleted, so the quiz is not running any more.
-func isForeignKey(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrConstraintForeignKey
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {

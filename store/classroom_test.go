@@ -47,8 +47,12 @@ func classAnswer(run *examsim.ClassRun, p *examsim.Player) *examsim.ClassAnswer 
 // group commit after one room's host was deleted: the gone room's answers
 // are refused, each on its own, and the other room's are all stored.
 func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
+	eachDialect(t, testSaveAnswersIsolatesRefusedAnswer)
+}
+
+func testSaveAnswersIsolatesRefusedAnswer(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
 	hostA, sessA, playersA := hostedRoom(t, ls, cs, "host_a", 2)
 	_, sessB, playersB := hostedRoom(t, ls, cs, "host_b", 3)
@@ -89,12 +93,20 @@ func TestSaveAnswersIsolatesRefusedAnswer(t *testing.T) {
 // constraint failure from bad data is an internal error of that answer
 // alone, and the rest of the batch is stored.
 func TestOtherConstraintFailuresAreNotNotRunning(t *testing.T) {
+	eachDialect(t, testOtherConstraintFailuresAreNotNotRunning)
+}
+
+func testOtherConstraintFailuresAreNotNotRunning(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
 	_, run, players := hostedRoom(t, ls, cs, "host_c", 2)
-	db.ExecSQL(t, `CREATE TRIGGER refuse_bad BEFORE INSERT ON class_answers WHEN NEW.question_id = 'bad'
+	if db.Dialect() == "postgres" {
+		db.ExecSQL(t, `ALTER TABLE class_answers ADD CONSTRAINT refuse_bad CHECK (question_id <> 'bad')`)
+	} else {
+		db.ExecSQL(t, `CREATE TRIGGER refuse_bad BEFORE INSERT ON class_answers WHEN NEW.question_id = 'bad'
 		BEGIN SELECT RAISE(ABORT, 'bad data'); END`)
+	}
 	bad := classAnswer(run, players[0])
 	bad.QuestionID = "bad"
 	batch := []*examsim.ClassAnswer{bad, classAnswer(run, players[1])}
@@ -114,9 +126,11 @@ func TestOtherConstraintFailuresAreNotNotRunning(t *testing.T) {
 
 // TestSaveQuizValidates: the store refuses a quiz that breaks its invariants,
 // whoever calls it, and saves nothing.
-func TestSaveQuizValidates(t *testing.T) {
+func TestSaveQuizValidates(t *testing.T) { eachDialect(t, testSaveQuizValidates) }
+
+func testSaveQuizValidates(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
 	host, err := ls.CreateAccount(ctx, "quiz_host", "long enough pass", examsim.RoleInstructor)
 	if err != nil {

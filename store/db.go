@@ -1,6 +1,8 @@
-// Package store owns persistence: the one place that opens the SQLite
-// database, its embedded migrations, and the SQLite implementations of the
-// domain's services.
+// Package store owns persistence: the one place that opens the database,
+// SQLite (a file, the default) or PostgreSQL (a postgres:// URL, for more
+// than one instance), with each dialect's numbered migrations, and the
+// implementations of the domain's services. The services write one SQL text
+// for both; what differs is named in dialect.go and postgres.go.
 package store
 
 import (
@@ -14,25 +16,33 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/examsim/examsim"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
-// DB is the application's SQLite database.
+// DB is the application's database.
 type DB struct {
-	db     *sql.DB
-	now    func() time.Time
-	memory bool // one connection only, or each would see its own database
+	db      *sql.DB
+	dialect *dialect
+	now     func() time.Time
+	memory  bool // one connection only, or each would see its own database
 	// passwords hashes and checks passwords, at a cost tests may lower.
 	passwords passwordHasher
 }
 
-// Open opens (creating if needed) and migrates the database at path.
-// ":memory:" gives a private in-memory database, for tests.
+// newDB wraps an open database of dialect d.
+func newDB(sqlDB *sql.DB, d *dialect) *DB {
+	return &DB{db: sqlDB, dialect: d, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Open opens (creating if needed) and migrates the database at path: a
+// SQLite file, or a PostgreSQL database when path is a postgres:// URL.
+// ":memory:" gives a private in-memory SQLite database, for tests.
 //
 // WAL lets readers run beside the writer; the busy timeout lets a writer
 // wait for another instead of failing.
@@ -47,6 +57,9 @@ type DB struct {
 // every acknowledged answer and PRAGMA integrity_check; store's tests check
 // that every connection runs with FULL.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if IsPostgresURL(path) {
+		return openPostgres(ctx, path)
+	}
 	q := url.Values{}
 	q.Set("_foreign_keys", "on")
 	q.Set("_busy_timeout", "5000")
@@ -68,7 +81,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if path == ":memory:" {
 		sqlDB.SetMaxOpenConns(1) // one connection, or each would see its own empty database
 	}
-	db := &DB{db: sqlDB, now: func() time.Time { return time.Now().UTC() }, memory: path == ":memory:"}
+	db := newDB(sqlDB, sqlite)
+	db.memory = path == ":memory:"
 	if err := sqlDB.PingContext(ctx); err != nil {
 		_ = sqlDB.Close() // the open's error is the one to report
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -98,17 +112,27 @@ func (db *DB) Close() error { return db.db.Close() }
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.db.PingContext(ctx) }
 
-// migrate applies each embedded migration not yet recorded, in name order,
-// each in its own transaction together with its record.
+// migrate applies each embedded migration of the dialect not yet recorded,
+// in name order, each in its own transaction together with its record.
 func (db *DB) migrate(ctx context.Context) error {
+	if db.dialect == postgres {
+		return db.migrateLocked(ctx)
+	}
+	return db.migrateAll(ctx)
+}
+
+func (db *DB) migrateAll(ctx context.Context) error {
 	if _, err := db.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("store: migrations table: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	names, err := fs.Glob(migrations, db.dialect.migrations)
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
+	if err := db.checkNotNewer(ctx, names); err != nil {
+		return err
+	}
 	for _, name := range names {
 		if err := db.migrateFile(ctx, name); err != nil {
 			return fmt.Errorf("store: migration %s: %w", name, err)
@@ -160,7 +184,11 @@ func (db *DB) refoldUsernameKeys(ctx context.Context) error {
 		return fmt.Errorf("store: refolding username keys: %w", err)
 	}
 	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `UPDATE learners SET username_key = ? WHERE id = ?`, keys[id], id); err != nil && !isUnique(err) {
+		err := db.alone(ctx, tx, func() error {
+			_, err := tx.ExecContext(ctx, `UPDATE learners SET username_key = ? WHERE id = ?`, keys[id], id)
+			return err
+		})
+		if err != nil && !isUnique(err) {
 			return fmt.Errorf("store: username key of account %d: %w", id, err)
 		}
 	}
@@ -251,4 +279,73 @@ func (db *DB) Secret(ctx context.Context, name string) ([]byte, error) {
 		return nil, fmt.Errorf("store: secret %s: %w", name, err)
 	}
 	return v, nil
+}
+
+// migrationsLock is the key of the PostgreSQL advisory lock that instances
+// starting together take in turn, so that one of them migrates and the
+// others find the work done.
+const migrationsLock = 0x6578616d73696d // "examsim"
+
+// migrateLocked migrates under pg_advisory_lock, held on one connection for
+// the whole migration.
+func (db *DB) migrateLocked(ctx context.Context) (err error) {
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", connectError(err))
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, migrationsLock); err != nil {
+		return fmt.Errorf("store: waiting for the migrations lock: %w", err)
+	}
+	defer func() {
+		// A lock left behind goes with its connection; unlock on a fresh context.
+		if _, uerr := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(?)`, migrationsLock); uerr != nil {
+			err = errors.Join(err, fmt.Errorf("store: releasing the migrations lock: %w", uerr))
+		}
+	}()
+	return db.migrateAll(ctx)
+}
+
+// SchemaTooNewError is a database that a newer examsim has migrated: this
+// one would not know its tables.
+type SchemaTooNewError struct{ Unknown []string }
+
+func (e *SchemaTooNewError) Error() string {
+	return fmt.Sprintf("store: the database was migrated by a newer examsim (migrations %s are unknown to this one); run the newer examsim, or restore a backup made before it",
+		strings.Join(e.Unknown, ", "))
+}
+
+// checkNotNewer refuses a database with migrations this binary lacks.
+// Only PostgreSQL is checked: its instances upgrade one at a time, and an
+// old one must not write into a newer schema.
+func (db *DB) checkNotNewer(ctx context.Context, names []string) error {
+	if db.dialect != postgres {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	rows, err := db.db.QueryContext(ctx, `SELECT name FROM migrations ORDER BY name`)
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	defer rows.Close()
+	var unknown []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return fmt.Errorf("store: migrations: %w", err)
+		}
+		if !known[n] {
+			unknown = append(unknown, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	if unknown != nil {
+		return &SchemaTooNewError{Unknown: unknown}
+	}
+	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// DisputeService is the SQLite implementation of examsim.DisputeService.
+// DisputeService is the SQL implementation (SQLite or PostgreSQL) of examsim.DisputeService.
 type DisputeService struct{ db *DB }
 
 // NewDisputeService returns a DisputeService on db.
@@ -217,10 +217,10 @@ const (
 		WHERE c.explanation <> ''`
 	// An instructor's scope: the classes they host or whose quiz they own,
 	// and, for attempts, the students who joined one of those classes.
-	attemptScope = ` AND (? OR a.learner_id IN (SELECT p.learner_id FROM class_players p
+	attemptScope = ` AND (? = 1 OR a.learner_id IN (SELECT p.learner_id FROM class_players p
 		JOIN class_sessions s ON s.id = p.session_id JOIN class_quizzes z ON z.id = s.quiz_id
 		WHERE p.learner_id IS NOT NULL AND (s.host_id = ? OR z.owner_id = ?)))`
-	answerScope = ` AND (? OR s.host_id = ? OR z.owner_id = ?)`
+	answerScope = ` AND (? = 1 OR s.host_id = ? OR z.owner_id = ?)`
 )
 
 func scopeArgs(sc examsim.GradingScope) []any { return []any{sc.All, sc.TeacherID, sc.TeacherID} }
@@ -306,7 +306,7 @@ func (s *DisputeService) ListGradable(ctx context.Context, scope examsim.Grading
 			return nil, err
 		}
 		recent, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NULL AND g.band IS NULL`+notClassCopy(kind)+` ORDER BY `+id+` DESC LIMIT ?`,
-			append(scopeArgs(scope), limit)...)
+			append(scopeArgs(scope), limitArg(limit))...)
 		if err != nil {
 			return nil, err
 		}

@@ -23,10 +23,10 @@ type disputeWorld struct {
 	classAnswer                *examsim.ClassAnswer
 }
 
-func newDisputeWorld(t *testing.T) *disputeWorld {
+func newDisputeWorld(t *testing.T, open opener) *disputeWorld {
 	t.Helper()
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	w := &disputeWorld{db: db, ds: store.NewDisputeService(db), attempts: store.NewAttemptService(db)}
 	acc := store.NewLearnerService(db)
 	mk := func(name string, role examsim.Role) int64 {
@@ -75,8 +75,12 @@ func attemptTarget(a *examsim.Attempt) examsim.Target {
 }
 
 func TestFlagIsIdempotentAndKeepsTheComment(t *testing.T) {
+	eachDialect(t, testFlagIsIdempotentAndKeepsTheComment)
+}
+
+func testFlagIsIdempotentAndKeepsTheComment(t *testing.T, open opener) {
 	ctx := context.Background()
-	w := newDisputeWorld(t)
+	w := newDisputeWorld(t, open)
 	target := attemptTarget(w.studentAttempt)
 	if f, err := w.ds.FindFlag(ctx, target); err != nil || f != nil {
 		t.Fatalf("before flagging: %+v, %v", f, err)
@@ -108,9 +112,11 @@ func TestFlagIsIdempotentAndKeepsTheComment(t *testing.T) {
 	}
 }
 
-func TestConcurrentFlagsMakeOneRow(t *testing.T) {
+func TestConcurrentFlagsMakeOneRow(t *testing.T) { eachDialect(t, testConcurrentFlagsMakeOneRow) }
+
+func testConcurrentFlagsMakeOneRow(t *testing.T, open opener) {
 	ctx := context.Background()
-	w := newDisputeWorld(t)
+	w := newDisputeWorld(t, open)
 	target := attemptTarget(w.studentAttempt)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -133,9 +139,11 @@ func TestConcurrentFlagsMakeOneRow(t *testing.T) {
 	}
 }
 
-func TestRegradeIsTheBandThatCounts(t *testing.T) {
+func TestRegradeIsTheBandThatCounts(t *testing.T) { eachDialect(t, testRegradeIsTheBandThatCounts) }
+
+func testRegradeIsTheBandThatCounts(t *testing.T, open opener) {
 	ctx := context.Background()
-	w := newDisputeWorld(t)
+	w := newDisputeWorld(t, open)
 	a := w.studentAttempt
 	reviews := store.NewReviewService(w.db)
 	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 1 {
@@ -203,9 +211,11 @@ func TestRegradeIsTheBandThatCounts(t *testing.T) {
 	}
 }
 
-func TestGradingScope(t *testing.T) {
+func TestGradingScope(t *testing.T) { eachDialect(t, testGradingScope) }
+
+func testGradingScope(t *testing.T, open opener) {
 	ctx := context.Background()
-	w := newDisputeWorld(t)
+	w := newDisputeWorld(t, open)
 	for _, a := range []*examsim.Attempt{w.studentAttempt, w.outAttempt} {
 		if err := w.ds.FlagScore(ctx, &examsim.Flag{Target: attemptTarget(a), LearnerID: a.LearnerID, Comment: "please"}); err != nil {
 			t.Fatal(err)
@@ -264,9 +274,11 @@ func TestGradingScope(t *testing.T) {
 	}
 }
 
-func TestExamItemsCarryTheirRegrade(t *testing.T) {
+func TestExamItemsCarryTheirRegrade(t *testing.T) { eachDialect(t, testExamItemsCarryTheirRegrade) }
+
+func testExamItemsCarryTheirRegrade(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, es, ds := store.NewLearnerService(db), store.NewExamService(db), store.NewDisputeService(db)
 	l, _ := ls.CreateAnonymous(ctx)
 	e := newExam(l.ID)
@@ -295,8 +307,12 @@ func TestExamItemsCarryTheirRegrade(t *testing.T) {
 }
 
 func TestFlagsFollowAMergeAndGoWithTheLearner(t *testing.T) {
+	eachDialect(t, testFlagsFollowAMergeAndGoWithTheLearner)
+}
+
+func testFlagsFollowAMergeAndGoWithTheLearner(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, as, ds := store.NewLearnerService(db), store.NewAttemptService(db), store.NewDisputeService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
 	account, err := ls.CreateAccount(ctx, "vyvy", "a less common passphrase", examsim.RoleLearner)

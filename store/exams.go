@@ -11,7 +11,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// ExamService is the SQLite implementation of examsim.ExamService.
+// ExamService is the SQL implementation (SQLite or PostgreSQL) of examsim.ExamService.
 type ExamService struct{ db *DB }
 
 // NewExamService returns an ExamService on db.
@@ -43,15 +43,15 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 	}
 	defer tx.Rollback()
 	topics, _ := json.Marshal(examsim.NonNil(e.Topics))
-	res, err := tx.ExecContext(ctx, `INSERT INTO exams
+	var id int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO exams
 		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		e.LearnerID, string(e.Lang), string(topics), e.Concept, e.MissedOnly, e.PassMark, e.Seed,
-		formatTime(e.StartedAt), formatTime(e.Deadline))
+		formatTime(e.StartedAt), formatTime(e.Deadline)).Scan(&id)
 	if err != nil {
 		return dbError(err)
 	}
-	id, _ := res.LastInsertId()
 	for _, it := range e.Items {
 		order, _ := json.Marshal(examsim.NonNil(it.Options))
 		if _, err := tx.ExecContext(ctx, `INSERT INTO exam_items (exam_id, position, question_id, option_order) VALUES (?, ?, ?, ?)`,
@@ -151,7 +151,7 @@ func (s *ExamService) FindExam(ctx context.Context, id int64) (*examsim.Exam, er
 
 func (s *ExamService) ListExams(ctx context.Context, learnerID int64, limit int) ([]*examsim.Exam, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT `+examColumns+` FROM exams WHERE learner_id = ? ORDER BY id DESC LIMIT ?`,
-		learnerID, limit)
+		learnerID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

@@ -26,9 +26,11 @@ func newExam(learnerID int64) *examsim.Exam {
 	}
 }
 
-func TestExamRoundTripAndDeadline(t *testing.T) {
+func TestExamRoundTripAndDeadline(t *testing.T) { eachDialect(t, testExamRoundTripAndDeadline) }
+
+func testExamRoundTripAndDeadline(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, es := store.NewLearnerService(db), store.NewExamService(db)
 	l, _ := ls.CreateAnonymous(ctx)
 	e := newExam(l.ID)
@@ -73,8 +75,12 @@ func TestExamRoundTripAndDeadline(t *testing.T) {
 }
 
 func TestSubmitExamRecordsAttemptsAndReviews(t *testing.T) {
+	eachDialect(t, testSubmitExamRecordsAttemptsAndReviews)
+}
+
+func testSubmitExamRecordsAttemptsAndReviews(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, es, as, rs := store.NewLearnerService(db), store.NewExamService(db), store.NewAttemptService(db), store.NewReviewService(db)
 	l, _ := ls.CreateAnonymous(ctx)
 	e := newExam(l.ID)
@@ -132,8 +138,12 @@ func TestSubmitExamRecordsAttemptsAndReviews(t *testing.T) {
 }
 
 func TestPracticeAttemptsMoveTheReviewSchedule(t *testing.T) {
+	eachDialect(t, testPracticeAttemptsMoveTheReviewSchedule)
+}
+
+func testPracticeAttemptsMoveTheReviewSchedule(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, as, rs := store.NewLearnerService(db), store.NewAttemptService(db), store.NewReviewService(db)
 	l, _ := ls.CreateAnonymous(ctx)
 	answer := func(qid string, correct bool, expl string, band int, at time.Time) {
@@ -169,8 +179,12 @@ func TestPracticeAttemptsMoveTheReviewSchedule(t *testing.T) {
 }
 
 func TestMergeAndDeleteCoverExamsAndReviews(t *testing.T) {
+	eachDialect(t, testMergeAndDeleteCoverExamsAndReviews)
+}
+
+func testMergeAndDeleteCoverExamsAndReviews(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, es, as, rs := store.NewLearnerService(db), store.NewExamService(db), store.NewAttemptService(db), store.NewReviewService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
 	e := newExam(anon.ID)

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/examsim/examsim"
 )
 
@@ -15,12 +13,15 @@ import (
 // acknowledged and nothing saved earlier is touched, and the same request
 // succeeds once the operator has fixed the disk; SQLite needs no restart.
 // Detail, which goes to the log, tells the operator what to do.
-func storageError(se sqlite3.Error, err error) error {
-	switch se.Code {
-	case sqlite3.ErrFull:
+func storageError(kind errKind, err error) error {
+	if isPostgresError(err) {
+		return pgStorageError(kind, err)
+	}
+	switch kind {
+	case kindFull:
 		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_full",
 			Detail: err.Error() + "; free space on the database's disk: writes resume by themselves"}
-	case sqlite3.ErrReadonly:
+	case kindReadOnly:
 		return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.storage_readonly",
 			Detail: err.Error() + "; make the database file, its folder and its -wal and -shm files writable by the server, or remount the disk read-write"}
 	}
@@ -30,7 +31,12 @@ func storageError(se sqlite3.Error, err error) error {
 
 // IntegrityCheck runs PRAGMA integrity_check and returns nil when SQLite
 // finds the database whole, or what it found wrong.
+// On PostgreSQL, which has no such check without an extension (amcheck),
+// it only checks that the database answers.
 func (db *DB) IntegrityCheck(ctx context.Context) error {
+	if db.dialect == postgres {
+		return db.Ping(ctx)
+	}
 	return integrityCheck(ctx, db.db)
 }
 

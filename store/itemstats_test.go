@@ -15,9 +15,11 @@ import (
 // TestItemResponsesFromEverySource stores practice answers, a signed-in and
 // an anonymous classroom player's answers, and checks that every answer
 // comes back once, with the respondent it belongs to.
-func TestItemResponsesFromEverySource(t *testing.T) {
+func TestItemResponsesFromEverySource(t *testing.T) { eachDialect(t, testItemResponsesFromEverySource) }
+
+func testItemResponsesFromEverySource(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, as, cs := store.NewLearnerService(db), store.NewAttemptService(db), store.NewClassroomService(db)
 	ann, _ := ls.CreateAnonymous(ctx)
 	host, _ := ls.CreateAccount(ctx, "host_stats", "long enough pass", examsim.RoleInstructor)

@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/examsim/examsim"
 )
 
@@ -22,7 +20,7 @@ const (
 
 var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}_.-]{3,32}$`)
 
-// LearnerService is the SQLite implementation of examsim.LearnerService.
+// LearnerService is the SQL implementation (SQLite or PostgreSQL) of examsim.LearnerService.
 type LearnerService struct{ db *DB }
 
 // NewLearnerService returns a LearnerService on db.
@@ -32,11 +30,11 @@ var _ examsim.LearnerService = (*LearnerService)(nil)
 
 func (s *LearnerService) CreateAnonymous(ctx context.Context) (*examsim.Learner, error) {
 	now := s.db.now()
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO learners (role, created_at) VALUES ('learner', ?)`, now.Format(time.RFC3339))
+	var id int64
+	err := s.db.db.QueryRowContext(ctx, `INSERT INTO learners (role, created_at) VALUES ('learner', ?) RETURNING id`, now.Format(time.RFC3339)).Scan(&id)
 	if err != nil {
 		return nil, dbError(err)
 	}
-	id, _ := res.LastInsertId()
 	return &examsim.Learner{ID: id, Role: examsim.RoleLearner, CreatedAt: now}, nil
 }
 
@@ -158,7 +156,8 @@ func (s *LearnerService) MergeAnonymous(ctx context.Context, anonID, intoID int6
 	if _, err := tx.ExecContext(ctx, `UPDATE exams SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
 		return dbError(err)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE OR IGNORE review_cards SET learner_id = ? WHERE learner_id = ?`, intoID, anonID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE review_cards SET learner_id = ? WHERE learner_id = ?
+		AND question_id NOT IN (SELECT question_id FROM review_cards WHERE learner_id = ?)`, intoID, anonID, intoID); err != nil {
 		return dbError(err)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM learners WHERE id = ?`, anonID); err != nil {
@@ -187,15 +186,14 @@ func dbError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch {
-		case se.ExtendedCode == sqlite3.ErrConstraintUnique:
+	if kind, ok := kindOf(err); ok {
+		switch kind {
+		case kindUnique:
 			return examsim.E(examsim.ECONFLICT, "error.username_taken")
-		case se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked:
+		case kindBusy:
 			return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable", Detail: err.Error()}
-		case se.Code == sqlite3.ErrFull || se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrIoErr:
-			return storageError(se, err)
+		case kindFull, kindReadOnly, kindIO:
+			return storageError(kind, err)
 		}
 	}
 	return &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: err.Error()}

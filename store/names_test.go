@@ -13,8 +13,12 @@ import (
 // TestUsernamesAreUniqueIgnoringLookAlikes: an account name that reads like
 // a taken one is taken, whichever way the account is made.
 func TestUsernamesAreUniqueIgnoringLookAlikes(t *testing.T) {
+	eachDialect(t, testUsernamesAreUniqueIgnoringLookAlikes)
+}
+
+func testUsernamesAreUniqueIgnoringLookAlikes(t *testing.T, open opener) {
 	ctx := context.Background()
-	ls := store.NewLearnerService(MustOpenDB(t))
+	ls := store.NewLearnerService(open(t))
 	if _, err := ls.CreateAccount(ctx, "Alice", "a less common passphrase", examsim.RoleLearner); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// PredictionService is the SQLite implementation of
+// PredictionService is the SQL implementation (SQLite or PostgreSQL) of
 // examsim.PredictionService.
 type PredictionService struct{ db *DB }
 
@@ -20,22 +20,21 @@ func (s *PredictionService) CreatePrediction(ctx context.Context, p *examsim.Pre
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = s.db.now()
 	}
-	res, err := s.db.db.ExecContext(ctx, `INSERT INTO predictions
+	err := s.db.db.QueryRowContext(ctx, `INSERT INTO predictions
 		(learner_id, scenario, agent, generic, decision, predicted, expected, correct, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		p.LearnerID, p.Scenario, p.Agent, p.Generic, p.Decision, p.Predicted, p.Expected, p.Correct,
-		p.CreatedAt.Format(time.RFC3339Nano))
+		p.CreatedAt.Format(time.RFC3339Nano)).Scan(&p.ID)
 	if err != nil {
 		return dbError(err)
 	}
-	p.ID, _ = res.LastInsertId()
 	return nil
 }
 
 // ListPredictions returns a learner's predictions, newest first.
 func (s *PredictionService) ListPredictions(ctx context.Context, learnerID int64, limit int) ([]*examsim.Prediction, error) {
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, learner_id, scenario, agent, generic, decision, predicted, expected, correct, created_at
-		FROM predictions WHERE learner_id = ? ORDER BY id DESC LIMIT ?`, learnerID, limit)
+		FROM predictions WHERE learner_id = ? ORDER BY id DESC LIMIT ?`, learnerID, limitArg(limit))
 	if err != nil {
 		return nil, dbError(err)
 	}

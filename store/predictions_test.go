@@ -12,8 +12,12 @@ import (
 )
 
 func TestPredictionsAreStoredNewestFirstAndMerged(t *testing.T) {
+	eachDialect(t, testPredictionsAreStoredNewestFirstAndMerged)
+}
+
+func testPredictionsAreStoredNewestFirstAndMerged(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, ps := store.NewLearnerService(db), store.NewPredictionService(db)
 	anon, err := ls.CreateAnonymous(ctx)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// ReviewService is the SQLite implementation of examsim.ReviewService.
+// ReviewService is the SQL implementation (SQLite or PostgreSQL) of examsim.ReviewService.
 type ReviewService struct{ db *DB }
 
 // NewReviewService returns a ReviewService on db.

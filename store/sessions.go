@@ -17,7 +17,7 @@ import (
 // would cost much and tell nothing.
 const touchEvery = 5 * time.Minute
 
-// SessionService is the SQLite implementation of examsim.SessionService.
+// SessionService is the SQL implementation (SQLite or PostgreSQL) of examsim.SessionService.
 type SessionService struct{ db *DB }
 
 // NewSessionService returns a SessionService on db.

@@ -30,8 +30,12 @@ func resumes(t *testing.T, ss *store.SessionService, token string, id int64, now
 }
 
 func TestSessionKeepsOnlyTheTokensHash(t *testing.T) {
+	eachDialect(t, testSessionKeepsOnlyTheTokensHash)
+}
+
+func testSessionKeepsOnlyTheTokensHash(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, ss := store.NewLearnerService(db), store.NewSessionService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -66,9 +70,11 @@ func TestSessionKeepsOnlyTheTokensHash(t *testing.T) {
 	}
 }
 
-func TestSessionTimeouts(t *testing.T) {
+func TestSessionTimeouts(t *testing.T) { eachDialect(t, testSessionTimeouts) }
+
+func testSessionTimeouts(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, ss := store.NewLearnerService(db), store.NewSessionService(db)
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
@@ -116,8 +122,12 @@ func TestSessionTimeouts(t *testing.T) {
 }
 
 func TestSessionLastSeenIsWrittenSparingly(t *testing.T) {
+	eachDialect(t, testSessionLastSeenIsWrittenSparingly)
+}
+
+func testSessionLastSeenIsWrittenSparingly(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, ss := store.NewLearnerService(db), store.NewSessionService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -132,9 +142,11 @@ func TestSessionLastSeenIsWrittenSparingly(t *testing.T) {
 	}
 }
 
-func TestEndingSessions(t *testing.T) {
+func TestEndingSessions(t *testing.T) { eachDialect(t, testEndingSessions) }
+
+func testEndingSessions(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, ss := store.NewLearnerService(db), store.NewSessionService(db)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	a, _ := ls.CreateAnonymous(ctx)
@@ -179,9 +191,11 @@ func TestEndingSessions(t *testing.T) {
 	}
 }
 
-func TestTimedOutSessionsArePruned(t *testing.T) {
+func TestTimedOutSessionsArePruned(t *testing.T) { eachDialect(t, testTimedOutSessionsArePruned) }
+
+func testTimedOutSessionsArePruned(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, ss := store.NewLearnerService(db), store.NewSessionService(db)
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i := 0; i < 3; i++ {
@@ -195,7 +209,9 @@ func TestTimedOutSessionsArePruned(t *testing.T) {
 	}
 }
 
-func TestCommonPasswordsAreRefused(t *testing.T) {
+func TestCommonPasswordsAreRefused(t *testing.T) { eachDialect(t, testCommonPasswordsAreRefused) }
+
+func testCommonPasswordsAreRefused(t *testing.T, open opener) {
 	if n := store.CommonPasswordCount(); n != 10000 {
 		t.Errorf("the list has %d passwords, want 10,000", n)
 	}
@@ -213,7 +229,7 @@ func TestCommonPasswordsAreRefused(t *testing.T) {
 	}
 	// The check guards every way an account gets a password.
 	ctx := context.Background()
-	ls := store.NewLearnerService(MustOpenDB(t))
+	ls := store.NewLearnerService(open(t))
 	anon, _ := ls.CreateAnonymous(ctx)
 	if _, err := ls.Register(ctx, anon.ID, "minh", "password1"); examsim.ErrorCode(err) != examsim.EINVALID {
 		t.Errorf("register with a common password: %v", err)

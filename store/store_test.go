@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/store"
 )
 
@@ -23,6 +24,37 @@ func MustOpenDB(tb testing.TB) *store.DB {
 	}
 	tb.Cleanup(func() { db.Close() })
 	if err := db.SetPasswordCost(bcrypt.MinCost); err != nil { // tests need no slow hashes
+		tb.Fatal(err)
+	}
+	return db
+}
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// opener opens a fresh, migrated database of one dialect for a test.
+type opener func(testing.TB) *store.DB
+
+// eachDialect runs a store test on each database examsim stores in: the
+// same test, the same assertions, on SQLite and on PostgreSQL.
+func eachDialect(t *testing.T, test func(t *testing.T, open opener)) {
+	for _, d := range []struct {
+		name string
+		open opener
+	}{{"sqlite", MustOpenDB}, {"postgres", MustOpenPostgres}} {
+		t.Run(d.name, func(t *testing.T) { test(t, d.open) })
+	}
+}
+
+// MustOpenPostgres opens a fresh, migrated database on the test cluster
+// (pgtest) and closes it when the test ends.
+func MustOpenPostgres(tb testing.TB) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), pgtest.URL(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	if err := db.SetPasswordCost(bcrypt.MinCost); err != nil {
 		tb.Fatal(err)
 	}
 	return db
@@ -50,8 +82,10 @@ func TestOpenInMemory(t *testing.T) {
 	}
 }
 
-func TestSecretIsStable(t *testing.T) {
-	db := MustOpenDB(t)
+func TestSecretIsStable(t *testing.T) { eachDialect(t, testSecretIsStable) }
+
+func testSecretIsStable(t *testing.T, open opener) {
+	db := open(t)
 	a, err := db.Secret(context.Background(), "cookie")
 	if err != nil {
 		t.Fatal(err)
@@ -66,9 +100,11 @@ func TestSecretIsStable(t *testing.T) {
 	}
 }
 
-func TestRegisterAndAuthenticate(t *testing.T) {
+func TestRegisterAndAuthenticate(t *testing.T) { eachDialect(t, testRegisterAndAuthenticate) }
+
+func testRegisterAndAuthenticate(t *testing.T, open opener) {
 	ctx := context.Background()
-	ls := store.NewLearnerService(MustOpenDB(t))
+	ls := store.NewLearnerService(open(t))
 	anon, err := ls.CreateAnonymous(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -119,9 +155,11 @@ func TestRegisterAndAuthenticate(t *testing.T) {
 	}
 }
 
-func TestAttemptsRoundTripAndMerge(t *testing.T) {
+func TestAttemptsRoundTripAndMerge(t *testing.T) { eachDialect(t, testAttemptsRoundTripAndMerge) }
+
+func testAttemptsRoundTripAndMerge(t *testing.T, open opener) {
 	ctx := context.Background()
-	db := MustOpenDB(t)
+	db := open(t)
 	ls, as := store.NewLearnerService(db), store.NewAttemptService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
 	want := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true, Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Verdict: examsim.Verdict{Score: 83, Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}}, Misconceptions: []string{}, RubricVersion: 2}}

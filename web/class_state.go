@@ -13,7 +13,7 @@ import (
 
 // classState is what the classroom pages keep between requests.
 type classState struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	frags map[int64]*roomFragments
 }
 
@@ -21,39 +21,81 @@ type classState struct {
 // change reaching a thousand students is rendered once per language.
 type roomFragments struct {
 	version uint64
-	byKey   map[string][]byte
+	byKey   map[string]*fragmentEntry
+}
+
+// fragmentEntry is one cached fragment; done closes once it is rendered.
+// The thousand streams a change wakes all miss at once, so the first one
+// renders and the rest wait for it instead of each rendering it again.
+type fragmentEntry struct {
+	done chan struct{}
+	b    []byte
+	err  error
 }
 
 // fragment returns a cached SSE event for a room version, rendering it
-// with render on a miss.
+// with render once per version and key.
 func (cs *classState) fragment(room int64, version uint64, key string, render func() ([]byte, error)) ([]byte, error) {
-	cs.mu.Lock()
-	rf := cs.frags[room]
-	if rf != nil && rf.version == version {
-		if b, ok := rf.byKey[key]; ok {
-			cs.mu.Unlock()
-			return b, nil
+	cs.mu.RLock()
+	e := cs.frags[room].entry(version, key)
+	cs.mu.RUnlock()
+	if e == nil {
+		var mine bool
+		if e, mine = cs.claim(room, version, key); e == nil {
+			return render() // an older version than the room's: rendered, not kept
+		}
+		if mine {
+			e.b, e.err = render()
+			close(e.done)
+			if e.err != nil {
+				cs.forget(room, version, key, e)
+			}
+			return e.b, e.err
 		}
 	}
-	cs.mu.Unlock()
-	b, err := render()
-	if err != nil {
-		return nil, err
+	<-e.done
+	return e.b, e.err
+}
+
+// entry is the cached fragment for version and key, or nil.
+func (rf *roomFragments) entry(version uint64, key string) *fragmentEntry {
+	if rf == nil || rf.version != version {
+		return nil
 	}
+	return rf.byKey[key]
+}
+
+// claim returns the entry for version and key, making it (mine) when there
+// is none yet; nil when the room has moved past version.
+func (cs *classState) claim(room int64, version uint64, key string) (e *fragmentEntry, mine bool) {
 	cs.mu.Lock()
-	rf = cs.frags[room]
+	defer cs.mu.Unlock()
+	rf := cs.frags[room]
 	if rf == nil || rf.version < version {
 		if len(cs.frags) > 1000 { // rooms long gone: start afresh rather than grow
 			cs.frags = map[int64]*roomFragments{}
 		}
-		rf = &roomFragments{version: version, byKey: map[string][]byte{}}
+		rf = &roomFragments{version: version, byKey: map[string]*fragmentEntry{}}
 		cs.frags[room] = rf
 	}
-	if rf.version == version {
-		rf.byKey[key] = b
+	if rf.version != version {
+		return nil, false
 	}
-	cs.mu.Unlock()
-	return b, nil
+	if e = rf.byKey[key]; e != nil {
+		return e, false
+	}
+	e = &fragmentEntry{done: make(chan struct{})}
+	rf.byKey[key] = e
+	return e, true
+}
+
+// forget drops a failed render, so the next stream tries again.
+func (cs *classState) forget(room int64, version uint64, key string, e *fragmentEntry) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if rf := cs.frags[room]; rf.entry(version, key) == e {
+		delete(rf.byKey, key)
+	}
 }
 
 // stateEvent is a stage's phase, question and choices as JSON, for programs

@@ -64,6 +64,9 @@ func (s *Server) handleSandboxConsoleCall(c echo.Context) error {
 	con := s.Sandbox.Console()
 	ctx := c.Request().Context()
 	v := consolePage{Tools: tools, Tool: tool, Args: c.FormValue("arguments"), Meta: c.FormValue("meta")}
+	if c.FormValue("action") == "call-form" { // the generated form, not the raw JSON
+		v.Args = formArguments(schemaFields(tool.InputSchema, ""), c.FormValue)
+	}
 	id := c.FormValue("console")
 	if c.FormValue("action") == "new" {
 		con.Close(id)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -119,5 +120,54 @@ func TestFragmentCacheConcurrent(t *testing.T) {
 	wg.Wait()
 	if renders.Load() == 24*300 {
 		t.Error("the cache never answered from memory")
+	}
+}
+
+// TestFragmentRenderedOncePerChange: the streams a change wakes all ask for
+// the new fragment at once, before any has it; it is rendered once, and
+// every stream gets it. A failed render is not kept.
+func TestFragmentRenderedOncePerChange(t *testing.T) {
+	cs := &classState{frags: map[int64]*roomFragments{}}
+	const streams = 64
+	var renders atomic.Int64
+	release := make(chan struct{})
+	var wg sync.WaitGroup
+	got := make([]string, streams)
+	for i := range streams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, err := cs.fragment(1, 7, "en", func() ([]byte, error) {
+				renders.Add(1)
+				<-release
+				return []byte("stage v7"), nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = string(b)
+		}()
+	}
+	// Every stream has missed the cache by the time the render finishes:
+	// the old cache rendered it once per stream here.
+	time.Sleep(200 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if n := renders.Load(); n != 1 {
+		t.Errorf("rendered %d times for %d streams, want once", n, streams)
+	}
+	for i, g := range got {
+		if g != "stage v7" {
+			t.Fatalf("stream %d got %q", i, g)
+		}
+	}
+
+	fail := errors.New("render failed")
+	if _, err := cs.fragment(1, 7, "vi", func() ([]byte, error) { return nil, fail }); err != fail {
+		t.Fatalf("a failed render returned %v", err)
+	}
+	b, err := cs.fragment(1, 7, "vi", func() ([]byte, error) { return []byte("stage v7 vi"), nil })
+	if err != nil || string(b) != "stage v7 vi" {
+		t.Errorf("after a failed render: %q, %v; want it rendered again", b, err)
 	}
 }

@@ -18,6 +18,7 @@ func (s *Server) routes() {
 	e.GET("/healthz", s.handleHealthz)
 	if s.BenchCeiling {
 		e.GET("/_ceiling", s.handleCeiling)
+		e.POST("/_ceiling/fanout", s.handleCeilingFanout)
 	}
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	// The live MCP sandbox, for any MCP client: no cookies, so no CSRF.
@@ -81,6 +82,10 @@ func (s *Server) routes() {
 	pages.GET("/class/s/:id/results.csv", s.handleResultsCSV)
 	pages.GET("/class/s/:id/play", s.handlePlay)
 	pages.GET("/class/s/:id/events", s.handlePlayEvents)
+	if s.BenchCeiling {
+		// The fan-out ceiling: behind the same middleware as a room's streams.
+		pages.GET("/_ceiling/events", s.handleCeilingEvents)
+	}
 	pages.POST("/class/s/:id/answer", s.handlePlayAnswer)
 	// The review queue: flagged and unsure explanations, and regrading.
 	pages.GET("/class/grading", s.handleGradingQueue)

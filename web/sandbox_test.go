@@ -62,6 +62,14 @@ func TestSandboxEveryScenarioBothAgentsEveryLanguage(t *testing.T) {
 						t.Errorf("%s %s: no stream URL for the player: %q", where, agent, stream)
 					}
 				}
+				// Each decision states its move once (review p2: it was
+				// printed in the event's head and again below it).
+				p.doc.Find(`[data-testid=ev-decision]`).Each(func(_ int, ev *goquery.Selection) {
+					move := strings.TrimSpace(ev.Find(`[data-testid=move]`).Text())
+					if head := ev.Find(`.ev-head`).Text(); move == "" || strings.Contains(head, move) {
+						t.Errorf("%s: a decision states its move %q in its head too: %q", where, move, strings.Join(strings.Fields(head), " "))
+					}
+				})
 				text := p.doc.Find("main").Text()
 				if m := untranslated.FindString(text); m != "" {
 					t.Errorf("%s: untranslated message id %q on the page", where, m)
@@ -320,7 +328,7 @@ func TestMCPEndpoint(t *testing.T) {
 		t.Errorf("protocol %s", v)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 5 {
+	if err != nil || len(tools.Tools) != len(sandbox.ToolNames) {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "lookup_order", Arguments: map[string]any{"order_id": "order-abc"}})
@@ -492,5 +500,109 @@ func TestSandboxConsoleWithoutJavaScript(t *testing.T) {
 	}
 	if p := c.get("/sandbox/console?tool=drop_tables&lang=pl"); p.status != http.StatusBadRequest {
 		t.Errorf("an unknown tool: %d", p.status)
+	}
+}
+
+// TestSandboxJSONErrorsAreWhollyLocalised: a console call or an edited
+// result that is not JSON is refused in the learner's language, with where
+// it goes wrong, and no English from the JSON parser (review m10).
+func TestSandboxJSONErrorsAreWhollyLocalised(t *testing.T) {
+	c := newClient(t, newServer(t))
+	parserEnglish := regexp.MustCompile(`unexpected end|invalid character|JSON input|looking for|after object key|cannot unmarshal`)
+	for _, tt := range []struct {
+		lang, args, want string
+	}{
+		{"pl", `{"email": `, "urywa się za wcześnie"},
+		{"vi", `{"email": `, "kết thúc quá sớm"},
+		{"th", `{"email": `, "จบเร็วเกินไป"},
+		{"en", `{"email": `, "ends too early"},
+		{"pl", `{"email" "ana@slow.example"}`, "wiersz 1, kolumna 10"},
+		{"vi", "{\n  \"email\": x}", "dòng 2, cột 12"},
+		{"th", `{"email": "a",}`, "บรรทัด 1 คอลัมน์ 15"},
+	} {
+		p := c.post("/sandbox/console?tool=lookup_customer&lang="+tt.lang, "/sandbox/console", url.Values{
+			"tool": {"lookup_customer"}, "arguments": {tt.args}, "meta": {"{}"}, "action": {"call"}})
+		msg := p.text(`[data-testid=console-error]`)
+		if p.status != http.StatusUnprocessableEntity || !strings.Contains(msg, tt.want) || parserEnglish.MatchString(msg) {
+			t.Errorf("%s %q: %d %q, want %q and no parser English", tt.lang, tt.args, p.status, msg, tt.want)
+		}
+	}
+	for _, bad := range []string{`{"isError": tru`, `{"isError": true, "content": [{"type": "video"}]}`, `{"isError" true}`} {
+		for _, lang := range []string{"pl", "vi", "th"} {
+			p := c.post("/sandbox?scenario=transient&agent=structured&lang="+lang, "/sandbox/replay", url.Values{
+				"scenario": {"transient"}, "agent": {"structured"}, "call": {"1"}, "result": {bad}})
+			msg := p.text(`[data-testid=edit-error]`)
+			if p.status != http.StatusUnprocessableEntity || msg == "" || p.doc.Find("html").AttrOr("lang", "") != lang || parserEnglish.MatchString(msg) {
+				t.Errorf("%s %q: %d %q, want a localised editor error without the parser's English", lang, bad, p.status, msg)
+			}
+		}
+	}
+}
+
+// TestSandboxConsoleSchemaForm: each tool's form is built from its
+// inputSchema, a call from the form sends what the fields hold, and the raw
+// JSON shows what was sent.
+func TestSandboxConsoleSchemaForm(t *testing.T) {
+	c := newClient(t, newServer(t))
+	for _, tool := range sandbox.ToolNames {
+		p := c.get("/sandbox/console?tool=" + tool + "&lang=pl")
+		form := p.doc.Find(`[data-testid=schema-form]`)
+		if form.Length() != 1 || form.Find(`input[name^="arg."]`).Length() == 0 || form.Find(`label[for^="arg-"]`).Length() != form.Find(`input[name^="arg."]`).Length() {
+			t.Errorf("%s: no labelled form from the inputSchema", tool)
+		}
+	}
+	if typ := c.get("/sandbox/console?tool=issue_refund").doc.Find(`[data-testid=schema-field-amount_gbp]`).AttrOr("type", ""); typ != "number" {
+		t.Errorf("a number argument should be a number field, got %q", typ)
+	}
+	call := func(fields url.Values) *page {
+		fields.Set("tool", "issue_refund")
+		fields.Set("action", "call-form")
+		fields.Set("meta", "{}")
+		return c.post("/sandbox/console?tool=issue_refund&lang=vi", "/sandbox/console", fields)
+	}
+	ok := call(url.Values{"arg.order_id": {"#48213"}, "arg.amount_gbp": {"20.5"}})
+	if ok.doc.Find(`[data-testid=console-result]`).AttrOr("data-is-error", "") != "false" ||
+		!strings.Contains(ok.text(`[data-testid=console-request]`), `"amount_gbp": 20.5`) {
+		t.Errorf("a form call should send the number as a number: %q", ok.text(`[data-testid=console-request]`))
+	}
+	if got := ok.doc.Find(`[data-testid=console-args]`).Text(); !strings.Contains(got, `"order_id": "#48213"`) {
+		t.Errorf("the raw JSON should show what the form sent: %q", got)
+	}
+	if v := ok.doc.Find(`[data-testid=schema-field-amount_gbp]`).AttrOr("value", ""); v != "20.5" {
+		t.Errorf("the form should keep its values: %q", v)
+	}
+	bad := call(url.Values{"arg.order_id": {"#48213"}, "arg.amount_gbp": {"twenty"}})
+	if res := bad.doc.Find(`[data-testid=console-result]`); res.AttrOr("data-category", "") != "validation" {
+		t.Errorf("a number field holding text is sent as text, and the tool refuses it: %q", res.AttrOr("data-category", ""))
+	}
+}
+
+// TestLearnExplainsTheMCPFeatures: the Learn page explains the lessons as
+// resources, progress and elicitation in each language, with the resource
+// URI of the learner's own language.
+func TestLearnExplainsTheMCPFeatures(t *testing.T) {
+	c := newClient(t, newServer(t))
+	seen := map[string]bool{}
+	for _, lang := range []string{"en", "vi", "pl", "th"} {
+		p := c.get("/learn/structured-errors?lang=" + lang)
+		sec := p.doc.Find(`[data-testid=learn-mcp]`)
+		if p.status != http.StatusOK || sec.Length() != 1 {
+			t.Fatalf("%s: no MCP section (%d)", lang, p.status)
+		}
+		if got := sec.Find(`[data-testid=learn-mcp-resources]`).Text(); !strings.Contains(got, sandbox.LessonURI("structured-errors", lang)) {
+			t.Errorf("%s: the resource URI should be this language's: %q", lang, got)
+		}
+		for _, k := range []string{"progress", "elicitation"} {
+			if sec.Find(`[data-testid=learn-mcp-`+k+`]`).Text() == "" {
+				t.Errorf("%s: no %s explanation", lang, k)
+			}
+		}
+		if m := untranslated.FindString(sec.Text()); m != "" {
+			t.Errorf("%s: untranslated %q", lang, m)
+		}
+		seen[sec.Find("h2").Text()] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("the section is not translated: %v", seen)
 	}
 }

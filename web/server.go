@@ -93,7 +93,9 @@ type Config struct {
 	ListenAddr string
 	LANAddrs   []string
 	// BenchCeiling mounts GET /_ceiling, a fixed-bytes answer that load
-	// runs measure pages against (examsim serve --bench-ceiling). Off in
+	// runs measure pages against, and the fan-out ceiling (GET
+	// /_ceiling/events, POST /_ceiling/fanout) that the classroom load run
+	// measures a room's fan-out against (examsim serve --bench-ceiling). Off in
 	// production: it is of no use to anyone else.
 	BenchCeiling bool
 }
@@ -113,9 +115,10 @@ func (cfg *Config) UseServices(svc examsim.Services) {
 type Server struct {
 	Config
 	echo    *echo.Echo
-	class   classState // the classroom pages' own state
-	metrics *metrics   // the one Prometheus registry and its instruments
-	limits  limits     // rate limiters, made on first use
+	class   classState     // the classroom pages' own state
+	metrics *metrics       // the one Prometheus registry and its instruments
+	limits  limits         // rate limiters, made on first use
+	fanout  *fanoutCeiling // the fan-out ceiling's streams; nil unless BenchCeiling
 	// closing ends event streams when the server shuts down (CloseStreams).
 	closing closer
 }
@@ -128,8 +131,13 @@ func New(cfg Config) *Server {
 	if cfg.Sandbox == nil {
 		cfg.Sandbox = sandbox.New()
 	}
+	// The lessons on /learn are the lessons the sandbox offers over MCP.
+	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
 	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
 	s.class.frags = map[int64]*roomFragments{}
+	if cfg.BenchCeiling {
+		s.fanout = newFanoutCeiling()
+	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
@@ -139,4 +147,18 @@ func New(cfg Config) *Server {
 	s.echo.SchemeExtractor = s.schemeOf
 	s.routes()
 	return s
+}
+
+// mcpLessons are the bank's lessons, each language one MCP resource.
+func mcpLessons(bank *questions.Bank) []sandbox.Lesson {
+	if bank == nil {
+		return nil
+	}
+	var out []sandbox.Lesson
+	for _, tp := range bank.Topics {
+		for lang, ls := range tp.Lessons {
+			out = append(out, sandbox.Lesson{Topic: tp.ID, Lang: string(lang), Title: ls.Title, Summary: ls.Summary, Markdown: ls.Markdown})
+		}
+	}
+	return out
 }

@@ -43,6 +43,9 @@ type loadConfig struct {
 	// Bank is the server's question bank, which the quizzes are built from.
 	Bank *questions.Bank
 	Log  io.Writer // progress notes; nil for none
+	// Ceiling measures the server's fan-out ceiling (serve --bench-ceiling)
+	// with the same readers before and after the room plays.
+	Ceiling bool
 }
 
 // loadResult is what the summary line reports.
@@ -54,6 +57,20 @@ type loadResult struct {
 	// the run (a bucket's upper bound); -1 when /metrics could not be read.
 	ServerP99Submit time.Duration
 	RSSMB           float64 // peak server RSS; -1 when /metrics could not be read
+	// CeilingBefore and CeilingAfter are the fan-out ceiling's p99 before
+	// and after the room played; zero when not measured.
+	CeilingBefore, CeilingAfter time.Duration
+}
+
+// FanoutRatio is the room's p99 fan-out over the ceiling's (the mean of
+// before and after): 1 is as fast as the machine delivers fixed bytes to
+// these readers at all. Zero when the ceiling was not measured.
+func (r loadResult) FanoutRatio() float64 {
+	ceiling := (r.CeilingBefore + r.CeilingAfter) / 2
+	if ceiling <= 0 {
+		return 0
+	}
+	return float64(r.P99Fanout) / float64(ceiling)
 }
 
 func (r loadResult) String() string {
@@ -66,8 +83,12 @@ func (r loadResult) String() string {
 	if r.ServerP99Submit >= 0 {
 		server = ms(r.ServerP99Submit)
 	}
-	return fmt.Sprintf("students=%d answers=%d acked=%d lost=%d p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s",
+	line := fmt.Sprintf("students=%d answers=%d acked=%d lost=%d p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s",
 		r.Students, r.Answers, r.Acked, r.Lost, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss)
+	if r.CeilingBefore > 0 {
+		line += fmt.Sprintf(" ceiling_p99_fanout_ms=%s/%s fanout_ratio=%.2f", ms(r.CeilingBefore), ms(r.CeilingAfter), r.FanoutRatio())
+	}
+	return line
 }
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -81,6 +102,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.IntVar(&cfg.Questions, "questions", 5, "questions each room plays")
 	fs.DurationVar(&cfg.Think, "think", 4*time.Second, "the longest a student takes to answer")
 	bankDir := fs.String("bank", "", "the server's question directory, when it was started with --questions (default: the embedded bank)")
+	fs.BoolVar(&cfg.Ceiling, "ceiling", true, "measure the server's fan-out ceiling with the same readers before and after the room (the server needs --bench-ceiling)")
 	verbose := fs.Bool("v", false, "print progress to stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -239,15 +261,28 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 		return loadResult{}, err
 	}
 	lr.logf("%d students joined (%d joins retried after a 503); opening their event streams", len(students), lr.joinRetries.Load())
+	var res loadResult
+	if cfg.Ceiling {
+		if res.CeilingBefore, err = lr.measureCeiling(ctx, students); err != nil {
+			return loadResult{}, fmt.Errorf("fan-out ceiling before the room: %w", err)
+		}
+		lr.logf("fan-out ceiling before: p99 %v", res.CeilingBefore)
+	}
 	playing := lr.startStudents(ctx, students)
 	lr.logf("all streams open; playing")
 	if err := lr.hostRooms(ctx); err != nil {
 		return loadResult{}, err
 	}
 	playing.Wait()
+	if cfg.Ceiling {
+		if res.CeilingAfter, err = lr.measureCeiling(ctx, students); err != nil {
+			return loadResult{}, fmt.Errorf("fan-out ceiling after the room: %w", err)
+		}
+		lr.logf("fan-out ceiling after: p99 %v", res.CeilingAfter)
+	}
 	lr.logf("played; reading the results back")
 
-	res := loadResult{Students: len(students), Answers: int(lr.answers.Load()), Acked: int(lr.acked.Load())}
+	res.Students, res.Answers, res.Acked = len(students), int(lr.answers.Load()), int(lr.acked.Load())
 	if res.Lost, err = lr.countLost(ctx); err != nil {
 		return loadResult{}, err
 	}

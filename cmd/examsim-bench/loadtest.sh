@@ -12,7 +12,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 echo loadtest-pass-1 | ./bin/examsim user add loadteacher --role instructor --db "$tmp/load.db" >/dev/null
-./bin/examsim serve --addr "$ADDR" --db "$tmp/load.db" >"$tmp/serve.log" 2>&1 &
+./bin/examsim serve --addr "$ADDR" --db "$tmp/load.db" --bench-ceiling >"$tmp/serve.log" 2>&1 &
 pid=$!
 tries=0
 until curl -fs "http://$ADDR/healthz" >/dev/null 2>&1; do

@@ -8,6 +8,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/store"
+	"github.com/examsim/examsim/web"
 	"github.com/examsim/examsim/web/webtest"
 )
 
@@ -15,16 +16,19 @@ import (
 // process at a small size, so it cannot rot: every answer is acknowledged
 // and none is lost. Speed is not checked here; BENCHMARKS.md keeps that.
 func TestLoadtestSmall(t *testing.T) {
-	app := webtest.Start(t)
+	app := webtest.Start(t, webtest.WithConfig(func(c *web.Config) { c.BenchCeiling = true }))
 	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
 		t.Fatal(err)
 	}
 	res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
-		Students: 50, Rooms: 1, Questions: 2, Think: time.Second, Bank: app.Bank})
+		Students: 50, Rooms: 1, Questions: 2, Think: time.Second, Bank: app.Bank, Ceiling: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log(res)
+	if res.CeilingBefore <= 0 || res.CeilingAfter <= 0 || res.FanoutRatio() <= 0 {
+		t.Errorf("the fan-out ceiling was not measured before and after the room: %s", res)
+	}
 	if res.Students != 50 || res.Answers != 100 || res.Acked != 100 || res.Lost != 0 {
 		t.Errorf("result = %s; want 50 students, 100 answers, all acknowledged, none lost", res)
 	}
@@ -34,7 +38,7 @@ func TestLoadtestSmall(t *testing.T) {
 	if res.RSSMB <= 0 {
 		t.Errorf("the server's memory was not read from /metrics: %s", res)
 	}
-	for _, field := range []string{"students=", "answers=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb="} {
+	for _, field := range []string{"students=", "answers=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb=", "ceiling_p99_fanout_ms=", "fanout_ratio="} {
 		if !strings.Contains(res.String(), field) {
 			t.Errorf("the summary line lacks %s: %s", field, res)
 		}
@@ -89,13 +93,19 @@ examsim_classroom_answer_seconds_bucket{le="+Inf"} 110
 // shares the process, so read its figures beside the separate-process runs
 // in BENCHMARKS.md, not instead of them.
 func BenchmarkLoadtestInProcess(b *testing.B) {
-	app := webtest.Start(b)
+	app := webtest.Start(b, webtest.WithConfig(func(c *web.Config) {
+		c.BenchCeiling = true
+		// The test clock stands still, so the join bucket never refills:
+		// room for joins retried after a 503 on a busy machine.
+		c.RateLimits = web.DefaultRateLimits
+		c.RateLimits.JoinPerClient.Burst = 10000
+	}))
 	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
 		res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
-			Students: 2000, Rooms: 1, Questions: 3, Bank: app.Bank})
+			Students: 2000, Rooms: 1, Questions: 3, Bank: app.Bank, Ceiling: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -42,6 +42,10 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return 2
 	}
+	if store.IsPostgresURL(*dbPath) {
+		fmt.Fprint(stderr, postgresBackupAdvice)
+		return 1
+	}
 	info, err := store.Backup(ctx, *dbPath, file, *force)
 	if errors.Is(err, store.ErrBackupExists) {
 		fmt.Fprintf(stderr, "examsim backup: %s exists; pick a new name, or pass --force to replace it\n", file)
@@ -54,3 +58,14 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fmt.Fprintf(stdout, "examsim: backed up %s to %s (%d pages, %d bytes, integrity ok)\n", *dbPath, file, info.Pages, info.Bytes)
 	return 0
 }
+
+// postgresBackupAdvice is what examsim backup says about a PostgreSQL
+// database, which it does not copy: PostgreSQL's own tools do it better.
+const postgresBackupAdvice = `examsim backup: copies SQLite databases only; this is a PostgreSQL database.
+Back it up with PostgreSQL's own pg_dump, while the servers run:
+  pg_dump --format=custom --file=examsim.dump 'postgres://USER@HOST:5432/DATABASE'
+and restore it into an empty database with:
+  pg_restore --dbname='postgres://USER@HOST:5432/NEWDATABASE' examsim.dump
+Back up the whole database: every table, the migrations table and secrets (the key that signs
+cookies) included. Nothing else is needed: examsim keeps no files beside the database.
+`

@@ -50,18 +50,18 @@ func runScoring(ctx context.Context, args []string, stdout, stderr io.Writer) in
 func runScoringExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scoring export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file (EXAMSIM_DB)")
+	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file or postgres:// URL (EXAMSIM_DB)")
 	out := fs.String("out", "overrides", "folder to write items/overrides.jsonl and grades/g1.jsonl into")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if _, err := os.Stat(*dbPath); err != nil {
+	if _, err := os.Stat(*dbPath); err != nil && !store.IsPostgresURL(*dbPath) {
 		fmt.Fprintf(stderr, "examsim scoring export: no database at %s: %v; pass --db PATH\n", *dbPath, err)
 		return 1
 	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim scoring export: cannot open the database %s: %v\n", *dbPath, err)
+		fmt.Fprintf(stderr, "examsim scoring export: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1
 	}
 	defer db.Close()

@@ -16,10 +16,9 @@ import (
 
 // regradedDB makes a database with two attempts of an old rubric version,
 // the first regraded by a teacher to band 1.
-func regradedDB(t *testing.T) (path string, regraded, plain *examsim.Attempt) {
+func regradedDB(t *testing.T, path string) (regraded, plain *examsim.Attempt) {
 	t.Helper()
 	ctx := context.Background()
-	path = filepath.Join(t.TempDir(), "d.db")
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -44,12 +43,16 @@ func regradedDB(t *testing.T) (path string, regraded, plain *examsim.Attempt) {
 	if err := store.NewDisputeService(db).Regrade(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	return path, regraded, plain
+	return regraded, plain
 }
 
 func TestRescoreNeverOverwritesAHumanBand(t *testing.T) {
+	eachDB(t, testRescoreNeverOverwritesAHumanBand)
+}
+
+func testRescoreNeverOverwritesAHumanBand(t *testing.T, path string) {
 	ctx := context.Background()
-	path, regraded, _ := regradedDB(t)
+	regraded, _ := regradedDB(t, path)
 	code, out, errOut := runCmd(t, "", "rescore", "--db", path, "--all")
 	if code != 0 || !strings.HasPrefix(out, "rescored 2 of 2") || !strings.Contains(out, "1 attempts have a teacher's band") {
 		t.Fatalf("rescore: exit %d %q %q", code, out, errOut)
@@ -90,7 +93,11 @@ func readLines[T any](t *testing.T, path string) []T {
 }
 
 func TestScoringExportWritesOverridesAsCorpus(t *testing.T) {
-	path, regraded, _ := regradedDB(t)
+	eachDB(t, testScoringExportWritesOverridesAsCorpus)
+}
+
+func testScoringExportWritesOverridesAsCorpus(t *testing.T, path string) {
+	regraded, _ := regradedDB(t, path)
 	dir := filepath.Join(t.TempDir(), "out")
 	code, out, errOut := runCmd(t, "", "scoring", "export", "--db", path, "--out", dir)
 	if code != 0 || !strings.HasPrefix(out, "wrote 1 overrides") {

@@ -25,6 +25,9 @@ Usage:
                                             (teachers' regrades as labelled-corpus JSONL)
   examsim user add NAME --role learner|instructor|admin [--db PATH]   (password on stdin or asked for)
   examsim backup FILE [--db PATH] [--force] (a consistent copy, while the server runs)
+  examsim migrate-db --from PATH --to postgres://...   (copy a SQLite database into an empty PostgreSQL one)
+
+--db takes a SQLite file or a postgres:// URL (README: "When one machine is not enough").
 
 The load generator and benchmark driver are a separate command,
 examsim-bench (cmd/examsim-bench), so this binary links no test helpers.
@@ -112,6 +115,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "backup":
 		windsDown.Store(true)
 		return runBackup(ctx, args[1:], stdout, stderr)
+	case "migrate-db":
+		return runMigrateDB(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

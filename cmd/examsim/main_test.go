@@ -156,8 +156,11 @@ func TestScoreContract(t *testing.T) {
 }
 
 func TestRescoreUpdatesOldRubricVersions(t *testing.T) {
+	eachDB(t, testRescoreUpdatesOldRubricVersions)
+}
+
+func testRescoreUpdatesOldRubricVersions(t *testing.T, path string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "r.db")
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

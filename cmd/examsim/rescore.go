@@ -15,7 +15,7 @@ import (
 func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rescore", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file (EXAMSIM_DB)")
+	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file or postgres:// URL (EXAMSIM_DB)")
 	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (default: the embedded bank)")
 	all := fs.Bool("all", false, "re-score every attempt, not only those scored with an older rubric version")
 	if err := fs.Parse(args); err != nil {
@@ -28,7 +28,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim rescore: cannot open the database %s: %v\n", *dbPath, err)
+		fmt.Fprintf(stderr, "examsim rescore: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1
 	}
 	defer db.Close()

@@ -46,7 +46,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("EXAMSIM_ADDR", "127.0.0.1:8080"), "address to listen on (EXAMSIM_ADDR)")
-	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, created and migrated on first start (EXAMSIM_DB)")
+	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, created and migrated on first start, or a postgres:// URL (EXAMSIM_DB)")
 	qdir := fs.String("questions", envOr("EXAMSIM_QUESTIONS", ""), "question bank folder (EXAMSIM_QUESTIONS; default: the bank built into the binary)")
 	mcpAnyHost := fs.Bool("mcp-allow-any-host", envOr("EXAMSIM_MCP_ALLOW_ANY_HOST", "") == "1",
 		"let /mcp answer requests with a non-local Host header that reach a loopback address, e.g. behind a reverse proxy that checks Host itself (EXAMSIM_MCP_ALLOW_ANY_HOST=1)")
@@ -88,24 +88,63 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 
 // openServingDB takes the one-server lock on the database and opens it. The
 // caller closes db, then calls release: the lock outlives the database.
-func openServingDB(ctx context.Context, path string, stderr io.Writer) (db *store.DB, release func() error, code int) {
+//
+// fenced (PostgreSQL only; nil otherwise) says when another server took the
+// database over: this one must stop.
+func openServingDB(ctx context.Context, path string, stderr io.Writer, logger *slog.Logger) (db *store.DB, release func() error, fenced <-chan error, code int) {
+	if store.IsPostgresURL(path) {
+		return openServingPostgres(ctx, path, stderr, logger)
+	}
 	release, err := store.LockForServing(path)
 	var inUse *store.InUseError
 	if errors.As(err, &inUse) {
 		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another file.\n", err)
-		return nil, nil, 1
+		return nil, nil, nil, 1
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
-		return nil, nil, 1
+		return nil, nil, nil, 1
 	}
 	db, err = store.Open(ctx, path)
 	if err != nil {
 		_ = release() // the open error is the one to report
 		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
-		return nil, nil, 1
+		return nil, nil, nil, 1
 	}
-	return db, release, 0
+	return db, release, nil, 0
+}
+
+// openServingPostgres opens and migrates a PostgreSQL database and takes its
+// serving lock; each failure says what to fix.
+func openServingPostgres(ctx context.Context, url string, stderr io.Writer, logger *slog.Logger) (*store.DB, func() error, <-chan error, int) {
+	name := store.DisplayName(url)
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n", name, err)
+		return nil, nil, nil, 1
+	}
+	fenced := make(chan error, 1)
+	release, err := db.LockPostgresForServing(ctx, url, func(err error) {
+		logger.Error("database", "err", err)
+		if errors.Is(err, store.ErrServingLockTaken) {
+			select {
+			case fenced <- err:
+			default:
+			}
+		}
+	})
+	var inUse *store.InUseError
+	if errors.As(err, &inUse) {
+		_ = db.Close() // the lock's error is the one to report
+		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another database.\n", err)
+		return nil, nil, nil, 1
+	}
+	if err != nil {
+		_ = db.Close() // the lock's error is the one to report
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\n", name, err)
+		return nil, nil, nil, 1
+	}
+	return db, release, fenced, 0
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -125,7 +164,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	}
-	db, release, code := openServingDB(ctx, o.dbPath, stderr)
+	db, release, fenced, code := openServingDB(ctx, o.dbPath, stderr, logger)
 	if code != 0 {
 		return code
 	}
@@ -167,15 +206,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if o.tlsConfig != nil {
 		scheme = "https"
 	}
-	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), o.dbPath)
-	return serveUntilDone(ctx, srv, ln, hub, db, stdout, stderr)
+	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), store.DisplayName(o.dbPath))
+	return serveUntilDone(ctx, fenced, srv, ln, hub, db, stdout, stderr)
 }
 
-// serveUntilDone serves until ctx ends, then shuts down in order: stop
+// serveUntilDone serves until ctx ends (or fenced says another server took
+// the database over), then shuts down in order: stop
 // accepting, let in-flight requests finish (an answer waiting for its group
 // commit is one), commit what the classroom writer still holds, and only then
 // close the database.
-func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
+func serveUntilDone(ctx context.Context, fenced <-chan error, srv *http.Server, ln net.Listener, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
 	// Loading a big bank leaves several times its size in garbage; return it
 	// to the system now, beside serving, rather than over the next minutes.
 	go debug.FreeOSMemory()
@@ -184,6 +224,7 @@ func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub 
 	// served, and a signal ends the process at once, wherever it waits.
 	windsDown.Store(true)
 	errc := make(chan error, 1)
+	exit := 0
 	go func() {
 		if srv.TLSConfig != nil {
 			errc <- srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
@@ -196,6 +237,11 @@ func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	case <-ctx.Done():
+	case err := <-fenced:
+		// Another server serves this database now; it resumes the rooms
+		// from what was committed. Stop as on SIGTERM, then exit 1.
+		fmt.Fprintf(stderr, "examsim serve: %v; stopping, so that one server keeps the live rooms\n", err)
+		exit = 1
 	}
 	fmt.Fprintln(stdout, "examsim: stopping: no new connections; finishing requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -210,5 +256,5 @@ func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub 
 		return 1
 	}
 	fmt.Fprintln(stdout, "examsim: stopped")
-	return 0
+	return exit
 }

@@ -41,13 +41,13 @@ func runQuestionsStats(ctx context.Context, args []string, stdout, stderr io.Wri
 		return 0
 	}
 	// Never create an empty database at a mistyped path.
-	if _, err := os.Stat(*dbPath); err != nil {
+	if _, err := os.Stat(*dbPath); err != nil && !store.IsPostgresURL(*dbPath) {
 		fmt.Fprintf(stderr, "examsim questions stats: no database at %s: %v\nPass the --db that examsim serve uses.\n", *dbPath, err)
 		return 1
 	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim questions stats: cannot open the database %s: %v\n", *dbPath, err)
+		fmt.Fprintf(stderr, "examsim questions stats: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1
 	}
 	defer db.Close()

@@ -17,9 +17,10 @@ import (
 // TestItemStatsOnSyntheticAnswers against three bank questions (each
 // question's key standing for the synthetic key) and checks the printed
 // figures worked out there by hand.
-func TestQuestionsStatsWithDB(t *testing.T) {
+func TestQuestionsStatsWithDB(t *testing.T) { eachDB(t, testQuestionsStatsWithDB) }
+
+func testQuestionsStatsWithDB(t *testing.T, path string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "examsim.db")
 	db, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)

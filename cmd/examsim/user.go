@@ -25,7 +25,7 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	role := fs.String("role", "learner", "the account's role: learner, instructor or admin")
-	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file, as in serve (EXAMSIM_DB)")
+	dbPath := fs.String("db", envOr("EXAMSIM_DB", "./examsim.db"), "SQLite database file or postgres:// URL, as in serve (EXAMSIM_DB)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: examsim user add NAME [--role learner|instructor|admin] [--db PATH]\n"+
 			"The password is read from standard input (its first line), or asked for when that is a terminal.\n")
@@ -63,7 +63,7 @@ func runUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim user add: cannot open the database %s: %v\n", *dbPath, err)
+		fmt.Fprintf(stderr, "examsim user add: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1
 	}
 	defer db.Close()

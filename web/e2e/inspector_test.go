@@ -8,10 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/web/webtest"
 )
 
@@ -54,7 +56,7 @@ func inspect(t *testing.T, bin, home, url string, args ...string) (map[string]an
 
 // TestMCPInspectorCLI is the test with a real external client: the MCP
 // Inspector, a strict client that checks structuredContent against each
-// tool's outputSchema even for errors, lists the five tools and calls every
+// tool's outputSchema even for errors, lists the six tools and calls every
 // trigger.
 func TestMCPInspectorCLI(t *testing.T) {
 	bin := inspectorBin(t)
@@ -74,7 +76,7 @@ func TestMCPInspectorCLI(t *testing.T) {
 			t.Errorf("%s lacks an outputSchema or a description", tm["name"])
 		}
 	}
-	if got := strings.Join(names, ","); got != "get_financial_records,issue_refund,lookup_customer,lookup_order,search_sources" {
+	if got := strings.Join(names, ","); got != "book_courier,get_financial_records,issue_refund,lookup_customer,lookup_order,search_sources" {
 		t.Fatalf("tools = %s", got)
 	}
 
@@ -108,6 +110,10 @@ func TestMCPInspectorCLI(t *testing.T) {
 		{"rate-limited search", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=10"}, true, "transient", -1, 6, true},
 		{"only the missing sources", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=4", "--tool-arg", "offset=6"}, false, "", 4, 0, false},
 		{"offset past the corpus", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=5", "--tool-arg", "offset=6"}, true, "validation", -1, 0, false},
+		// The Inspector's CLI declares no elicitation, so the missing postcode
+		// comes back as the structured validation error.
+		{"postcode missing", []string{"--tool-name", "book_courier", "--tool-arg", "order_id=#12345", "--tool-arg", "street=10 Downing Street", "--tool-arg", "city=London"}, true, "validation", -1, 0, false},
+		{"courier booked", []string{"--tool-name", "book_courier", "--tool-arg", "order_id=#12345", "--tool-arg", "street=10 Downing Street", "--tool-arg", "city=London", "--tool-arg", "postcode=SW1A 2AA"}, false, "", -1, 0, false},
 		{"search within the limit", []string{"--tool-name", "search_sources", "--tool-arg", "query=EU battery regulation", "--tool-arg", "max_sources=6"}, false, "", 6, 0, false},
 	}
 	for _, tt := range tests {
@@ -163,5 +169,47 @@ func TestMCPInspectorCLI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMCPInspectorCLILessonsAndProgress: the Inspector's CLI lists the
+// lessons as resources and reads one; and a slow.example call that carries
+// a progressToken is waited out and answered instead of failing. The CLI
+// itself runs its client with progress reporting off, so it prints no
+// notifications: that they are sent, live, is checked with the go-sdk client
+// (web) and in the browser console (TestSandboxConsoleRawRPCAndSchemaForm).
+func TestMCPInspectorCLILessonsAndProgress(t *testing.T) {
+	bin := inspectorBin(t)
+	app := webtest.Start(t)
+	url := app.URL + "/mcp"
+	home := t.TempDir()
+
+	list, code, stderr := inspect(t, bin, home, url, "--method", "resources/list")
+	if code != 0 {
+		t.Fatalf("resources/list exit %d: %s", code, stderr)
+	}
+	var uris []string
+	for _, r := range list["resources"].([]any) {
+		uris = append(uris, r.(map[string]any)["uri"].(string))
+	}
+	for _, lang := range []string{"en", "pl", "th", "vi"} {
+		if !slices.Contains(uris, "examsim://lessons/structured-errors/"+lang) {
+			t.Errorf("resources/list lacks the %s lesson: %v", lang, uris)
+		}
+	}
+	read, code, stderr := inspect(t, bin, home, url, "--method", "resources/read", "--uri", "examsim://lessons/structured-errors/pl")
+	contents, _ := read["contents"].([]any)
+	if code != 0 || len(contents) != 1 {
+		t.Fatalf("resources/read exit %d: %v %s", code, read, stderr)
+	}
+	if c := contents[0].(map[string]any); c["mimeType"] != "text/markdown" || !strings.HasPrefix(c["text"].(string), "# Ustrukturyzowane") {
+		t.Errorf("the Polish lesson as Markdown: %v", c["mimeType"])
+	}
+
+	start := time.Now()
+	res, code, stderr := inspect(t, bin, home, url, "--method", "tools/call",
+		"--tool-name", "lookup_customer", "--tool-arg", "email=jo.lee@slow.example", "--tool-metadata", "progressToken=p1")
+	if code != 0 || res["isError"] != false || time.Since(start) < sandbox.SlowOutage {
+		t.Fatalf("with a progress token the call should wait out the outage and succeed: exit %d after %s: %v %s", code, time.Since(start), res, stderr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -100,6 +101,7 @@ func TestSandboxConsoleInVietnameseAndThaiAndPartialResults(t *testing.T) {
 	do(t, ctx, "pick search_sources and ask for ten",
 		chromedp.Click(chromedp.CSS(`[data-testid=console-tool-search_sources]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-tool][data-tool=search_sources]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=raw-json-toggle]`)),
 		chromedp.SetValue(chromedp.CSS(`[data-testid=console-args]`), `{"query": "EU battery regulation", "max_sources": 10}`),
 		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result]`)))
@@ -112,7 +114,7 @@ func TestSandboxConsoleInVietnameseAndThaiAndPartialResults(t *testing.T) {
 	do(t, ctx, "call as the finance principal in the same session",
 		chromedp.Click(chromedp.CSS(`[data-testid=console-tool-get_financial_records]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-tool][data-tool=get_financial_records]`)),
-		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=console-call-form]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result][data-is-error=false]`)))
 	counts, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[
 		document.querySelectorAll("[data-testid=history-item]").length,
@@ -135,10 +137,12 @@ func TestSandboxConsoleInVietnameseAndThaiAndPartialResults(t *testing.T) {
 	do(t, ctx, "the console in Thai, arguments that are not an object",
 		chromedp.Navigate(app.URL+"/sandbox/console?tool=lookup_order&lang=th"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-form]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=raw-json-toggle]`)),
 		chromedp.SetValue(chromedp.CSS(`[data-testid=console-args]`), `"#12345"`),
 		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result][data-category=validation]`)))
 	do(t, ctx, "broken JSON in Thai",
+		chromedp.Click(chromedp.CSS(`[data-testid=raw-json-toggle]`)),
 		chromedp.SetValue(chromedp.CSS(`[data-testid=console-args]`), `{"order_id": `),
 		chromedp.Click(chromedp.CSS(`[data-testid=console-call]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-error]`)))
@@ -167,4 +171,68 @@ func TestSandboxConsoleInVietnameseAndThaiAndPartialResults(t *testing.T) {
 		t.Errorf("structured outcome, kept, missing-only retries; naive outcome, kept, wasted = %v (%v), want %v", got, err, want)
 	}
 	checkAccessibility(t, ctx, "partial results played (vi)")
+}
+
+// TestSandboxConsoleRawRPCAndSchemaForm uses the console as an Inspector
+// user would, in English and in Polish: tools/list as raw JSON-RPC from the
+// browser, a call from the form built from lookup_customer's inputSchema,
+// the lesson read as a resource, and (in English) the progress
+// notifications of a slow.example call listed as they arrive.
+func TestSandboxConsoleRawRPCAndSchemaForm(t *testing.T) {
+	app := webtest.Start(t)
+	ctx := tab(t, browser(t))
+	waitText := func(sel, want string) chromedp.Action[chromedp.Void] {
+		return chromedp.Poll[chromedp.Void](`(document.querySelector(`+"`"+sel+"`"+`)?.textContent || "").includes(`+"`"+want+"`"+`)`, chromedp.WithPollingTimeout(20*time.Second))
+	}
+	for _, lang := range []string{"en", "pl"} {
+		do(t, ctx, lang+": open the console", chromedp.Navigate(app.URL+"/sandbox/console?tool=lookup_customer&lang="+lang),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=rpc-form]`)))
+		do(t, ctx, lang+": tools/list as raw JSON-RPC",
+			chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-method]`), "tools/list"),
+			chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-params]`), "{}"),
+			chromedp.Click(chromedp.CSS(`[data-testid=rpc-send]`)),
+			waitText(`[data-testid=rpc-response]`, `"book_courier"`))
+		if req := text(t, ctx, `[data-testid=rpc-request]`); !strings.Contains(req, `"method": "tools/list"`) {
+			t.Errorf("%s: the raw request: %q", lang, req)
+		}
+		do(t, ctx, lang+": the lesson as a resource",
+			chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-method]`), "resources/read"),
+			chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-params]`), `{"uri": "examsim://lessons/structured-errors/`+lang+`"}`),
+			chromedp.Click(chromedp.CSS(`[data-testid=rpc-send]`)),
+			waitText(`[data-testid=rpc-response]`, `"mimeType": "text/markdown"`))
+		checkAccessibility(t, ctx, "console raw JSON-RPC ("+lang+")")
+		do(t, ctx, lang+": call lookup_customer from the schema form",
+			chromedp.SetValue(chromedp.CSS(`[data-testid=schema-field-email]`), "a.nowak@example.com"),
+			chromedp.Click(chromedp.CSS(`[data-testid=console-call-form]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-result][data-is-error=false]`)))
+		if req := text(t, ctx, `[data-testid=console-request]`); !strings.Contains(req, `"email": "a.nowak@example.com"`) {
+			t.Errorf("%s: the form's call: %q", lang, req)
+		}
+		do(t, ctx, lang+": the raw JSON is one click away",
+			chromedp.Click(chromedp.CSS(`[data-testid=raw-json-toggle]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=console-args]`)))
+		checkAccessibility(t, ctx, "console schema form with a result ("+lang+")")
+	}
+	do(t, ctx, "progress notifications while slow.example waits",
+		chromedp.Navigate(app.URL+"/sandbox/console?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=rpc-form]`)),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-method]`), "tools/call"),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-params]`), `{"name": "lookup_customer", "arguments": {"email": "jo.lee@slow.example"}, "_meta": {"progressToken": "p1"}}`),
+		chromedp.Click(chromedp.CSS(`[data-testid=rpc-send]`)),
+		// Notifications show while the call is still waiting: before its response.
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll("[data-testid=rpc-notification][data-method='notifications/progress']").length >= 2 && document.querySelector("[data-testid=rpc-response]").textContent === "…"`, chromedp.WithPollingTimeout(10*time.Second)),
+		waitText(`[data-testid=rpc-response]`, `"isError": false`))
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=rpc-notification][data-method='notifications/progress']").length`))
+	if err != nil || n < 5 {
+		t.Errorf("want a progress notification every half second of the 4 s wait, got %d (%v)", n, err)
+	}
+	do(t, ctx, "book_courier without a postcode asks the user",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-params]`), `{"name": "book_courier", "arguments": {"order_id": "#12345", "street": "10 Downing Street", "city": "London"}}`),
+		chromedp.Click(chromedp.CSS(`[data-testid=rpc-send]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=rpc-elicit-postcode]`)))
+	checkAccessibility(t, ctx, "console elicitation form (en)")
+	do(t, ctx, "answer with the postcode",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=rpc-elicit-postcode]`), "SW1A 2AA"),
+		chromedp.Click(chromedp.CSS(`[data-testid=rpc-elicit-accept]`)),
+		waitText(`[data-testid=rpc-response]`, `"status": "booked"`))
 }

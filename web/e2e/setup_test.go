@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/examsim/examsim/internal/pgtest"
 )
 
 // The browser tests need Chromium, and from npm (make e2e-deps) axe-core
@@ -26,7 +28,7 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Fprintf(os.Stderr, "web/e2e: skipping every browser test: %s\n", setupProblem)
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m) // runs the tests; with EXAMSIM_TEST_POSTGRES=1 webtest's apps are on PostgreSQL
 }
 
 // requirePrerequisites skips a browser test when TestMain found something

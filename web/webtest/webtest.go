@@ -15,6 +15,7 @@ import (
 
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
@@ -96,7 +97,9 @@ func Start(tb testing.TB, opts ...Option) *App {
 		opt(&o)
 	}
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "examsim.db"))
+	// SQLite, or PostgreSQL under EXAMSIM_TEST_POSTGRES (README, "When one
+	// machine is not enough").
+	db, err := store.Open(ctx, pgtest.ForSuite(tb, filepath.Join(tb.TempDir(), "examsim.db")))
 	if err != nil {
 		tb.Fatal(err)
 	}
