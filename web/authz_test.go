@@ -160,9 +160,13 @@ func (w *authzWorld) cases() map[string]routeCase {
 	return map[string]routeCase{
 		"GET /healthz":  get("/healthz", everyone(ok)),
 		"GET /_ceiling": get("/_ceiling", everyone(ok)), // fixed bytes for load runs, mounted only with --bench-ceiling
-		"GET /static/*": get(static.URL("style.css"), everyone(ok)),
-		"GET /metrics":  get("/metrics", everyone(ok)), // from loopback, as here; elsewhere the token decides
-		"GET /mcp":      {path: "/mcp", accept: "text/event-stream", want: everyone(bad)},
+		// The fan-out ceiling, likewise only with --bench-ceiling: a stream
+		// of fixed events, and the request that fires one to every stream.
+		"GET /_ceiling/events":  {path: "/_ceiling/events", stream: true, want: everyone(ok)},
+		"POST /_ceiling/fanout": post("/_ceiling/fanout", url.Values{}, everyone(ok)),
+		"GET /static/*":         get(static.URL("style.css"), everyone(ok)),
+		"GET /metrics":          get("/metrics", everyone(ok)), // from loopback, as here; elsewhere the token decides
+		"GET /mcp":              {path: "/mcp", accept: "text/event-stream", want: everyone(bad)},
 		// The sandbox's MCP server is open to any MCP client and knows no
 		// learner: it answers alike whoever calls, cookies or not.
 		"POST /mcp": {path: "/mcp", json: `{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "authz", "version": "1"}}}`,
