@@ -121,8 +121,8 @@ type DisputeService interface {
 	// FindGradable returns target if it lies in scope, else ENOTFOUND.
 	FindGradable(ctx context.Context, t Target, scope GradingScope) (*Gradable, error)
 	// ListGradable returns, in scope, every explanation with an open flag
-	// and the latest limit explanations not yet regraded, newest first;
-	// the caller picks the unsure ones among the latter.
+	// and the latest limit explanations scored unsure (confidence below
+	// UnsureBelow) and not yet regraded, newest first.
 	ListGradable(ctx context.Context, scope GradingScope, limit int) ([]*Gradable, error)
 	// ListRegraded returns every regraded explanation, oldest regrade first.
 	ListRegraded(ctx context.Context) ([]*Gradable, error)

@@ -26,10 +26,13 @@ type Exam struct {
 	Topics     []string // the topics the questions came from
 	Concept    string   // only questions on this concept; "" for all
 	MissedOnly bool     // only questions missed recently
-	PassMark   int      // percent of questions right needed to pass
-	Seed       int64    // the seed the questions and options were shuffled with
-	StartedAt  time.Time
-	Deadline   time.Time
+	// Blueprint: the questions were drawn per objective by the objectives'
+	// weights (exam.Blueprint), and results report a scaled score.
+	Blueprint bool
+	PassMark  int   // percent of questions right needed to pass
+	Seed      int64 // the seed the questions and options were shuffled with
+	StartedAt time.Time
+	Deadline  time.Time
 	// SubmittedAt is zero while the exam runs. An exam submitted because
 	// time ran out is AutoSubmitted and SubmittedAt is its deadline.
 	SubmittedAt   time.Time
@@ -91,6 +94,40 @@ func (e *Exam) Percent() int {
 // Passed reports whether the exam reached its pass mark. It compares exact
 // fractions, not the rounded percent.
 func (e *Exam) Passed() bool { return 100*e.Correct >= e.PassMark*len(e.Items) && len(e.Items) > 0 }
+
+// ScaledScore is the result on the real exam's 100–1000 scale, on which a
+// pass mark of 72% is 720: a thousand times the share right, rounded down,
+// never below 100.
+func (e *Exam) ScaledScore() int {
+	if len(e.Items) == 0 {
+		return 100
+	}
+	return max(100, 1000*e.Correct/len(e.Items))
+}
+
+// ScaledPass is the pass mark on the 100–1000 scale.
+func (e *Exam) ScaledPass() int { return 10 * e.PassMark }
+
+// Wrong returns the question ids answered wrongly or not at all, in the
+// order shown: what "retry only the ones I got wrong" sits again.
+func (e *Exam) Wrong() []string {
+	var out []string
+	for _, it := range e.Items {
+		if !it.Correct {
+			out = append(out, it.QuestionID)
+		}
+	}
+	return out
+}
+
+// QuestionIDs returns the exam's question ids in the order shown.
+func (e *Exam) QuestionIDs() []string {
+	out := make([]string, len(e.Items))
+	for i, it := range e.Items {
+		out[i] = it.QuestionID
+	}
+	return out
+}
 
 // Unanswered returns the items without an answer, in order.
 func (e *Exam) Unanswered() []*ExamItem {

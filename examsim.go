@@ -136,6 +136,9 @@ type AttemptService interface {
 	CreateAttempt(ctx context.Context, a *Attempt) error
 	ListAttempts(ctx context.Context, learnerID int64, limit int) ([]*Attempt, error)
 	FindAttempt(ctx context.Context, id int64) (*Attempt, error)
+	// UpdateScore replaces an attempt's automatic verdict (after a rescore,
+	// or once a pending score is scored); a teacher's regrade stays.
+	UpdateScore(ctx context.Context, a *Attempt) error
 }
 
 // AccountService manages registered accounts and their roles, for the

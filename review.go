@@ -2,103 +2,163 @@ package examsim
 
 import (
 	"context"
-	"math"
 	"time"
 )
 
-// ReviewCard schedules one question for one learner with SM-2 (SuperMemo 2,
-// Wozniak 1990): every answer is graded 0–5; a grade of 3 or more lengthens
-// the interval (1 day, 6 days, then the last interval times the ease), a
-// lower grade starts the repetitions over, and every grade adjusts the ease.
+// ReviewCard is one question on one learner's spaced-review schedule. The
+// schedule is FSRS-6 (package fsrs): the card's memory is its stability
+// (days until the chance of recall falls to 90%) and difficulty (1–10);
+// every answer to the question is a review rated from what examsim knows
+// (ReviewRatingFor), and the next review falls when recall is predicted to
+// drop to the learner's desired retention.
 type ReviewCard struct {
-	LearnerID    int64
-	QuestionID   string
-	Repetitions  int     // successful reviews in a row
-	IntervalDays int     // days from the last review to Due
-	Ease         float64 // SM-2's E-Factor, never below MinEase
-	Due          time.Time
-	LastQuality  int
-	ReviewedAt   time.Time
+	LearnerID  int64
+	QuestionID string
+	Stability  float64 // days
+	Difficulty float64 // 1–10
+	Reps       int     // answers so far
+	Lapses     int     // wrong answers after a right one
+	Due        time.Time
+	LastRating ReviewRating
+	ReviewedAt time.Time
 }
 
-// SM-2's constants.
+// ReviewRating is how an answer went, as FSRS rates a review (1–4).
+type ReviewRating int
+
+// The four ratings, numbered as FSRS numbers them.
 const (
-	InitialEase = 2.5
-	MinEase     = 1.3
+	RateAgain ReviewRating = 1
+	RateHard  ReviewRating = 2
+	RateGood  ReviewRating = 3
+	RateEasy  ReviewRating = 4
 )
 
-// ReviewQuality grades an answer for SM-2 (0–5). A wrong answer is 1. A
-// right answer is graded by its explanation: band 0 (wrong reasoning) 2,
-// band 1 (vague) 3, band 2 4, band 3 5; without an explanation it is 4.
-func ReviewQuality(correct, explained bool, band int) int {
+// ReviewRatingFor rates an answer from what examsim knows of it: a wrong
+// answer is Again; a right one is rated by its explanation's band — band 0
+// (wrong reasoning) or 1 (vague) Hard, band 2 (the key point) Good, band 3
+// (complete) Easy. A right answer without an explanation is Good: nothing
+// says it was a struggle, nothing says it was easy.
+func ReviewRatingFor(correct, explained bool, band int) ReviewRating {
 	switch {
 	case !correct:
-		return 1
+		return RateAgain
 	case !explained:
-		return 4
-	case band <= 0:
-		return 2
-	case band == 1:
-		return 3
+		return RateGood
+	case band <= 1:
+		return RateHard
 	case band == 2:
-		return 4
+		return RateGood
 	}
-	return 5
+	return RateEasy
 }
 
-// AttemptQuality grades an attempt for SM-2.
-func AttemptQuality(a *Attempt) int {
-	return ReviewQuality(a.Correct, a.Explanation != "", a.EffectiveBand())
-}
-
-// NeedsReview reports whether an answer of this quality puts a question on
-// the review schedule: a wrong answer, or a right one with a low band.
-func NeedsReview(quality int) bool { return quality <= 3 }
-
-// NewReviewCard returns a card that has never been reviewed.
-func NewReviewCard(learnerID int64, questionID string) ReviewCard {
-	return ReviewCard{LearnerID: learnerID, QuestionID: questionID, Ease: InitialEase}
-}
-
-// Review returns the card after an answer of quality (0–5) at at.
-func (c ReviewCard) Review(quality int, at time.Time) ReviewCard {
-	quality = min(max(quality, 0), 5)
-	if c.Ease == 0 {
-		c.Ease = InitialEase
-	}
-	if quality >= 3 {
-		switch c.Repetitions {
-		case 0:
-			c.IntervalDays = 1
-		case 1:
-			c.IntervalDays = 6
-		default:
-			c.IntervalDays = int(math.Round(float64(c.IntervalDays) * c.Ease))
-		}
-		c.Repetitions++
-	} else {
-		// Start over, keeping the ease (SM-2 step 6).
-		c.Repetitions = 0
-		c.IntervalDays = 1
-	}
-	miss := float64(5 - quality)
-	c.Ease = max(c.Ease+0.1-miss*(0.08+miss*0.02), MinEase)
-	// Round to avoid float drift in what is stored and compared.
-	c.Ease = math.Round(c.Ease*1000) / 1000
-	c.LastQuality = quality
-	c.ReviewedAt = at
-	c.Due = at.AddDate(0, 0, c.IntervalDays)
-	return c
+// AttemptRating rates an attempt, with the band that counts (a teacher's
+// regrade over the automatic one). An explanation whose score is pending is
+// rated as if there were none: no verdict is made up for it.
+func AttemptRating(a *Attempt) ReviewRating {
+	return ReviewRatingFor(a.Correct, a.Explanation != "" && (!a.Pending || a.Human != nil), a.EffectiveBand())
 }
 
 // IsDue reports whether the card is due at now.
 func (c ReviewCard) IsDue(now time.Time) bool { return !now.Before(c.Due) }
 
+// ReviewSettings are a learner's choices for their schedule.
+type ReviewSettings struct {
+	// DesiredRetention is the chance of recall a card is due at: higher
+	// means more frequent reviews. Between MinRetention and MaxRetention.
+	DesiredRetention float64
+	// ExamDate is the day of the learner's exam (midnight UTC of that
+	// date), zero when none is set. Reviews are planned to land before it.
+	ExamDate time.Time
+}
+
+// The range a learner may choose their desired retention in; outside it
+// FSRS either schedules absurdly often or lets most things be forgotten.
+const (
+	DefaultRetention = 0.9
+	MinRetention     = 0.7
+	MaxRetention     = 0.97
+)
+
+// DefaultReviewSettings are a learner's settings until they change them.
+func DefaultReviewSettings() ReviewSettings {
+	return ReviewSettings{DesiredRetention: DefaultRetention}
+}
+
+// Validate checks settings a learner sent.
+func (s ReviewSettings) Validate() error {
+	if !(s.DesiredRetention >= MinRetention && s.DesiredRetention <= MaxRetention) {
+		return E(EINVALID, "review.err_retention", "Min", MinRetention, "Max", MaxRetention)
+	}
+	return nil
+}
+
 // ReviewService reads review schedules. Cards are written by the attempt
 // and exam services as answers are stored.
 type ReviewService interface {
-	// ListReviewCards returns all of a learner's cards, the most overdue first.
+	// ListReviewCards returns all of a learner's cards, the earliest due first.
 	ListReviewCards(ctx context.Context, learnerID int64) ([]*ReviewCard, error)
 	// CountDue counts the learner's cards due at now.
 	CountDue(ctx context.Context, learnerID int64, now time.Time) (int, error)
+	// ReviewSettings returns the learner's settings, the defaults when
+	// they never changed them.
+	ReviewSettings(ctx context.Context, learnerID int64) (ReviewSettings, error)
+	// SetReviewSettings saves the learner's settings; future reviews use them.
+	SetReviewSettings(ctx context.Context, learnerID int64, s ReviewSettings) error
+	// StartSession starts a session, replacing the learner's last one.
+	StartSession(ctx context.Context, s *ReviewSession) error
+	// FindSession returns the learner's last session (ENOTFOUND if none).
+	FindSession(ctx context.Context, learnerID int64) (*ReviewSession, error)
+	// AnswerInSession stores the answer to the session's question at
+	// position (a nil one skips it) and moves the session on, in one
+	// transaction. A position the session has left is a conflict, so a
+	// form sent twice counts once.
+	AnswerInSession(ctx context.Context, learnerID int64, position int, a *Attempt) error
+}
+
+// SourceCram marks an answer given in cram mode: kept in the history, but
+// it does not move the review schedule.
+const SourceCram Source = "cram"
+
+// MovesSchedule reports whether the attempt is a review on the learner's
+// schedule: every answer is, except one given in cram mode.
+func (a *Attempt) MovesSchedule() bool { return a.Source != SourceCram }
+
+// ReviewMode is what a review session walks.
+type ReviewMode string
+
+const (
+	// ModeReview walks the cards due today; each answer moves the schedule.
+	ModeReview ReviewMode = "review"
+	// ModeCram practises the weakest concepts' questions without moving it.
+	ModeCram ReviewMode = "cram"
+)
+
+// ReviewSession is a learner's walk through a fixed list of questions, one
+// at a time. It is kept on the server, so leaving and coming back resumes
+// it at Position.
+type ReviewSession struct {
+	LearnerID   int64
+	Mode        ReviewMode
+	QuestionIDs []string
+	Position    int   // index of the question to answer next
+	Seed        int64 // shuffles each showing's options
+	StartedAt   time.Time
+}
+
+// Done reports whether every question was answered.
+func (s *ReviewSession) Done() bool { return s.Position >= len(s.QuestionIDs) }
+
+// Current returns the question to answer next, shown as an exam item:
+// options in an order of their own for this session and position, which a
+// reload shows again and the next session shuffles anew. letters are the
+// question's own option letters in their own order.
+func (s *ReviewSession) Current(letters []string) *ExamItem {
+	if s.Done() {
+		return nil
+	}
+	items := ShuffleExam(s.Seed+int64(s.Position), []string{s.QuestionIDs[s.Position]}, 1, func(string) []string { return letters })
+	items[0].Position = s.Position + 1
+	return items[0]
 }

@@ -2,7 +2,6 @@ package classroom
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -43,18 +42,34 @@ func (r *Room) nextLocked(playerID int64) int {
 func (r *Room) Answer(ctx context.Context, playerID int64, index int, choice, explanation string) (*examsim.ClassAnswer, error) {
 	ad, err := r.admit(playerID, index, choice, explanation)
 	if err != nil {
+		if a := r.resent(playerID, index, choice, explanation); a != nil {
+			return a, nil
+		}
 		return nil, err
 	}
-	a, err := ad.score()
-	if err == nil {
-		err = r.hub.commit.save(ctx, a)
-	}
-	if err != nil {
+	a := ad.score()
+	if err := r.hub.commit.save(ctx, a); err != nil {
 		r.unpend(answerKey{playerID, index})
 		return nil, err
 	}
 	r.accept(a)
 	return a, nil
+}
+
+// resent returns the committed answer that this one repeats (same question,
+// choice and explanation): a student resending after a server error or a
+// lost reply gets what was stored, not "already answered". Nil otherwise.
+func (r *Room) resent(playerID int64, index int, choice, explanation string) *examsim.ClassAnswer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if index < 0 || index >= len(r.answers) {
+		return nil
+	}
+	a := r.answers[index][playerID]
+	if a == nil || a.Choice != choice || (a.Explanation != strings.TrimSpace(explanation) && r.run.Quiz.Explanations != examsim.ExplainOff) {
+		return nil
+	}
+	return a
 }
 
 // admission is an answer the room has let in and marked pending, with what
@@ -109,48 +124,49 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	}
 	ad.q = r.qs[index]
 	ad.tx = ad.q.In(p.Lang)
-	if !slices.ContainsFunc(ad.tx.Options, func(o questions.Option) bool { return o.Letter == choice }) {
-		return nil, examsim.E(examsim.EINVALID, "class.error_bad_choice")
-	}
 	ad.explanation = strings.TrimSpace(explanation)
 	switch {
 	case ad.quiz.Explanations == examsim.ExplainOff:
 		ad.explanation = ""
-	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "":
+	case ad.quiz.Explanations == examsim.ExplainRequired && ad.explanation == "" && ad.tx.HasOption(choice):
 		return nil, examsim.E(examsim.EINVALID, "class.error_explanation_required")
 	}
-	if err := scoring.CheckLength(ad.explanation); err != nil {
+	// The one rule for an answer, as in practice and exams.
+	if err := ad.tx.CheckAnswer(choice, ad.explanation, false); err != nil {
 		return nil, err
 	}
 	r.pending[key] = true
 	return ad, nil
 }
 
-// score grades an admitted answer; it runs outside the room's lock.
-func (ad *admission) score() (*examsim.ClassAnswer, error) {
-	res, err := ad.tx.Rubric.Score(ad.explanation)
-	if err != nil {
-		return nil, err
-	}
+// score grades an admitted answer; it runs outside the room's lock. An
+// explanation the scorer fails on leaves the answer scored pending (its
+// explanation earns no points until rescored), never refused: the student
+// has answered.
+func (ad *admission) score() *examsim.ClassAnswer {
 	a := &examsim.ClassAnswer{
 		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
 		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
-		Verdict:   res.Verdict(ad.tx.Rubric.Version),
+		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
 	}
 	if ad.explanation == "" {
 		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version} // nothing was scored
+	}
+	explScore := a.Score()
+	if a.Pending || ad.explanation == "" {
+		explScore = 0
 	}
 	scoringMode := ad.quiz.Scoring
 	if ad.assignment {
 		scoringMode = examsim.ScoreCorrectness // self-paced: how fast a student read says nothing
 	}
 	a.Points = Points(a.Correct, scoringMode, ad.elapsed, time.Duration(ad.quiz.SecondsPerQuestion)*time.Second,
-		ad.quiz.Explanations, a.Score)
+		ad.quiz.Explanations, explScore)
 	if a.Lang == "" {
 		a.Lang = ad.lang
 	}
-	return a, nil
+	return a
 }
 
 // accept records a committed answer and wakes who sees it.

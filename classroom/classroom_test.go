@@ -19,6 +19,7 @@ import (
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
 	"github.com/examsim/examsim/store"
 )
 
@@ -214,6 +215,11 @@ func TestAnswerRules(t *testing.T) {
 	}
 	if _, err := room.Answer(ctx, p.ID, 0, f.wrongOf(0), "changed my mind"); examsim.ErrorCode(err) != examsim.ECONFLICT {
 		t.Errorf("second answer: %v", err)
+	}
+	// The same answer sent again (a resend after a server error or a lost
+	// reply) gets the stored result, never "already answered".
+	if a, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), " because it is empty, not failed "); err != nil || a.Explanation != "because it is empty, not failed" {
+		t.Errorf("a resend of the stored answer: %+v %v, want the stored answer", a, err)
 	}
 	// Past the limit and the grace, the question is closed.
 	room.Reveal(ctx, 0)
@@ -680,7 +686,7 @@ func TestCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	zero, err := room.Answer(ctx, snap.Players[0].ID, 1, f.wrongOf(1), "không biết")
-	if err != nil || zero.Score != 0 {
+	if err != nil || zero.Score() != 0 {
 		t.Fatalf("an explanation scoring 0: %+v %v", zero, err)
 	}
 	res, err := classroom.LoadResults(ctx, f.classes, f.bank, room.ID)
@@ -898,5 +904,44 @@ func TestAutoReveal(t *testing.T) {
 	}
 	if ph := room.Run().Phase; ph != examsim.PhaseReveal {
 		t.Errorf("phase %s, want reveal", ph)
+	}
+}
+
+// TestAnswerKeptWhenScoringFails: a scorer failure never costs a student
+// their answer. It is stored and counted with its score pending (no
+// explanation points until rescored), and a resend gets it back.
+func TestAnswerKeptWhenScoringFails(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	fsys, name := questions.Embedded()
+	broken, problems := questions.Load(fsys, name)
+	if len(problems) > 0 {
+		t.Fatal(problems.Error())
+	}
+	for _, id := range quizIDs {
+		q, _ := broken.Question(id)
+		for _, l := range examsim.Langs {
+			r := q.Text(l).Rubric
+			r.Concepts[0].Patterns = append([]*scoring.Pattern{nil}, r.Concepts[0].Patterns...) // a nil pattern panics the scorer
+		}
+	}
+	hub := classroom.NewHub(classroom.Config{Store: f.classes, Bank: broken, Now: f.clock.Now, Grace: time.Second})
+	t.Cleanup(hub.Close)
+	room, err := hub.Create(ctx, f.quiz(t, examsim.ScoreCorrectness, examsim.ExplainOptional), f.host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, _ := room.Join(ctx, "Lan", examsim.Vietnamese, 0)
+	room.Next(ctx, -1)
+	a, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), "C là đúng nhất vì nó đúng hơn.")
+	if err != nil || !a.Pending || a.Points != classroom.CorrectPoints {
+		t.Fatalf("answer with a failing scorer: %+v %v, want it kept, pending, with the right answer's points", a, err)
+	}
+	if again, err := room.Answer(ctx, p.ID, 0, f.answerOf(0), "C là đúng nhất vì nó đúng hơn."); err != nil || again != a {
+		t.Errorf("the resend: %+v %v, want the stored answer", again, err)
+	}
+	stored, err := f.classes.ListAnswers(ctx, room.ID)
+	if err != nil || len(stored) != 1 || !stored[0].Pending {
+		t.Errorf("stored: %+v %v, want the one answer, pending", stored, err)
 	}
 }

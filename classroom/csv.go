@@ -47,8 +47,11 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 				row = append(row, "no_answer", "", "", "false", "", "", "", "0", "", "")
 			default:
 				score, band := "", ""
-				if a.Explanation != "" {
-					score, band = strconv.Itoa(a.Score), strconv.Itoa(a.Band)
+				switch {
+				case a.Pending:
+					score, band = "", "pending" // kept, not yet scored: see examsim rescore
+				case a.Explanation != "":
+					score, band = strconv.Itoa(a.Score()), strconv.Itoa(a.EffectiveBand())
 				}
 				row = append(row, "answered", a.Choice, strconv.FormatBool(a.Correct),
 					strconv.FormatBool(a.Explanation != ""), a.Explanation, score, band, strconv.Itoa(a.Points),

@@ -133,9 +133,9 @@ func (t *resultsTally) add(a *examsim.ClassAnswer) {
 		st.Correct++
 		it.Correct++
 	}
-	if a.Explanation != "" {
+	if a.Explanation != "" && !a.Pending {
 		st.Explained++
-		st.AvgExplanation += a.Score
+		st.AvgExplanation += a.Score()
 		t.bands[a.QuestionIndex][0] += a.Band
 		t.bands[a.QuestionIndex][1]++
 		for _, m := range a.Misconceptions {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
 )
 
 // MissedWindow is how far back "questions missed recently" looks.
@@ -42,8 +43,11 @@ func Grade(bank Bank, e *examsim.Exam, now time.Time, auto bool) error {
 
 // ScoreItem marks an answer and scores its explanation, in the language it
 // was written in. A question since removed from the bank counts as wrong.
+// An explanation the scorer fails on is kept with its score pending, to be
+// scored again later: the exam is never lost for it.
 func ScoreItem(bank Bank, it *examsim.ExamItem) error {
-	it.Correct, it.Score, it.Band, it.Concepts, it.Misconceptions, it.RubricVersion = false, 0, 0, nil, nil, 0
+	it.Correct = false
+	it.SetScored(examsim.Verdict{})
 	q, ok := bank.Question(it.QuestionID)
 	if !ok || !it.Answered() {
 		return nil
@@ -53,11 +57,7 @@ func ScoreItem(bank Bank, it *examsim.ExamItem) error {
 		return nil
 	}
 	tx := q.In(it.Lang)
-	res, err := tx.Rubric.Score(it.Explanation)
-	if err != nil {
-		return err
-	}
-	it.SetScored(res.Verdict(tx.Rubric.Version))
+	it.SetScored(scoring.VerdictOf(tx.Rubric, it.Choice, it.Explanation))
 	return nil
 }
 

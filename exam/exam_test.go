@@ -57,7 +57,7 @@ func TestScoreItem(t *testing.T) {
 		t.Fatalf("%s: no Polish option text scores differently in Polish and English", q.ID)
 	}
 	scoredInPolish := scoredIn(examsim.Polish, polishText)
-	stale := examsim.Verdict{Score: 99, Band: 3, Misconceptions: []string{"stale"}, RubricVersion: 9}
+	stale := examsim.Verdict{Band: 3, Misconceptions: []string{"stale"}, RubricVersion: 9}
 
 	tests := []struct {
 		name        string

@@ -223,6 +223,7 @@ type topicYAML struct {
 	Objectives []struct {
 		ID       string   `yaml:"id"`
 		Concepts []string `yaml:"concepts"`
+		Weight   *int     `yaml:"weight"`
 	} `yaml:"objectives"`
 }
 
@@ -307,7 +308,14 @@ func (l *loader) checkObjectives(t *Topic, f *file, root *yaml.Node, meta *topic
 				owner[c] = o.ID
 			}
 		}
-		t.Objectives = append(t.Objectives, Objective{ID: o.ID, Concepts: o.Concepts})
+		weight := 1
+		if o.Weight != nil {
+			weight = *o.Weight
+			if weight < 1 {
+				f.addf(lineOf(item, 1, line, "weight"), "objective %s: weight %d must be a whole number of 1 or more (its share of a blueprint exam's questions)", o.ID, weight)
+			}
+		}
+		t.Objectives = append(t.Objectives, Objective{ID: o.ID, Concepts: o.Concepts, Weight: weight})
 	}
 	if len(meta.Objectives) == 0 {
 		return
@@ -392,7 +400,8 @@ func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesso
 			f.addf(lineOf(root, md.fmLine, 1, "objectives", id), "objective %q is not in topic.yaml", id)
 		}
 	}
-	lesson := &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, ObjectiveNames: meta.Objectives}
+	lesson := &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, ObjectiveNames: meta.Objectives,
+		Sections: sectionOrder(body, t.Concepts)}
 	if lang == examsim.English {
 		if meta.SourceRevision != nil {
 			f.addf(lineOf(root, md.fmLine, 1, "source_revision"), "source_revision is for translations: the English lesson has revision")
@@ -875,4 +884,19 @@ func parseBody(f *file, md *markdownFile) (string, []rawOption) {
 		}
 	}
 	return stemText, options
+}
+
+// sectionOrder lists the concepts in the order their anchored headings
+// appear in a lesson body, for its table of contents; a concept without
+// one (already a problem) goes last.
+func sectionOrder(body string, concepts []string) []string {
+	out := slices.Clone(concepts)
+	at := func(c string) int {
+		if i := strings.Index(body, "{#"+c+"}"); i >= 0 {
+			return i
+		}
+		return len(body)
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return at(a) - at(b) })
+	return out
 }

@@ -15,6 +15,7 @@ const objectivesYAML = `objectives:
     concepts: [alpha]
   - id: "2.2.2"
     concepts: [beta]
+    weight: 3
 `
 
 // withObjectives gives goodBank's topic two objectives and every lesson
@@ -35,7 +36,7 @@ func TestObjectivesLoad(t *testing.T) {
 		t.Fatalf("problems:\n%s", problems.Error())
 	}
 	tp := bank.Topics[0]
-	if diff := cmp.Diff([]Objective{{ID: "2.2.1", Concepts: []string{"alpha"}}, {ID: "2.2.2", Concepts: []string{"beta"}}}, tp.Objectives); diff != "" {
+	if diff := cmp.Diff([]Objective{{ID: "2.2.1", Concepts: []string{"alpha"}, Weight: 1}, {ID: "2.2.2", Concepts: []string{"beta"}, Weight: 3}}, tp.Objectives); diff != "" {
 		t.Errorf("objectives: %s", diff)
 	}
 	if tp.ObjectiveOf("beta") != "2.2.2" || tp.ObjectiveOf("gamma") != "" {
@@ -75,6 +76,10 @@ func TestMetadataProblems(t *testing.T) {
 			`bank/t/topic.yaml:5: objective id "2.2" must be three or more numbers joined by dots, such as "2.2.1"`,
 			`bank/t/topic.yaml:8: concept "alpha" is in objectives 2.2 and 2.2.2: every concept belongs to exactly one`,
 		}},
+		{"a weight below 1", func(f fstest.MapFS) {
+			withObjectives(f)
+			f["t/topic.yaml"].Data = []byte(strings.Replace(string(f["t/topic.yaml"].Data), "weight: 3", "weight: 0", 1))
+		}, []string{`bank/t/topic.yaml:9: objective 2.2.2: weight 0 must be a whole number of 1 or more (its share of a blueprint exam's questions)`}},
 		{"a lesson names an objective the topic lacks", func(f fstest.MapFS) {
 			f["t/lesson.pl.md"].Data = []byte(strings.Replace(lessonText("pl"), "  beta: Beta\n", "  beta: Beta\nobjectives:\n  \"9.9.9\": Nothing\n", 1))
 		}, []string{`bank/t/lesson.pl.md:8: objective "9.9.9" is not in topic.yaml`}},
@@ -130,5 +135,43 @@ func TestLessonSourcesAndRevisionWarnings(t *testing.T) {
 	plain, _ := Load(goodBank(), "bank")
 	if len(plain.Warnings) != 1 || plain.Warnings[0].String() != "bank:1: 1 of 1 questions have no source `lesson: <concept-id>` pointing at the lesson section that supports the key" {
 		t.Errorf("warnings = %v", plain.Warnings)
+	}
+}
+
+// TestLessonSectionsInPageOrder: a lesson's contents follow its headings,
+// not topic.yaml's concept list, in every language of the real bank too.
+func TestLessonSectionsInPageOrder(t *testing.T) {
+	fsys := goodBank()
+	fsys["t/lesson.pl.md"].Data = []byte(strings.Replace(lessonText("pl"), "## Alpha {#alpha}\n\nText.\n\n## Beta {#beta}\n", "## Beta {#beta}\n\nText.\n\n## Alpha {#alpha}\n", 1))
+	bank, problems := Load(fsys, "bank")
+	if len(problems) > 0 {
+		t.Fatalf("problems:\n%s", problems.Error())
+	}
+	tp := bank.Topics[0]
+	if got := tp.Lessons[examsim.Polish].Sections; !cmp.Equal(got, []string{"beta", "alpha"}) {
+		t.Errorf("Polish sections %v, want beta, alpha as the page has them", got)
+	}
+	if got := tp.Lessons[examsim.English].Sections; !cmp.Equal(got, []string{"alpha", "beta"}) {
+		t.Errorf("English sections %v", got)
+	}
+
+	real, problems := Load(Embedded())
+	if len(problems) > 0 {
+		t.Fatalf("embedded bank: %s", problems.Error())
+	}
+	for _, tp := range real.Topics {
+		for lang, ls := range tp.Lessons {
+			last := -1
+			for _, c := range ls.Sections {
+				i := strings.Index(ls.HTML, `id="`+c+`"`)
+				if i < last {
+					t.Errorf("%s %s: %s comes before the section above it in the contents", tp.ID, lang, c)
+				}
+				last = i
+			}
+			if len(ls.Sections) != len(tp.Concepts) {
+				t.Errorf("%s %s: %d sections for %d concepts", tp.ID, lang, len(ls.Sections), len(tp.Concepts))
+			}
+		}
 	}
 }

@@ -54,6 +54,7 @@ type Topic struct {
 type Objective struct {
 	ID       string
 	Concepts []string
+	Weight   int // its share of a blueprint exam's questions; 1 unless set
 }
 
 // ObjectiveOf returns the id of the objective that covers concept, or "".
@@ -85,6 +86,7 @@ type Lesson struct {
 	Summary        string
 	ConceptNames   map[string]string
 	ObjectiveNames map[string]string // objective id -> display title
+	Sections       []string          // the concepts in the order the lesson's headings take them
 	Revision       int               // lesson.en.md: bumped when the English changes
 	SourceRevision int               // a translation: the English revision it was made from
 	revisionLine   int
@@ -244,4 +246,23 @@ func (bank *Bank) ItemKeys() []examsim.ItemKey {
 		out = append(out, k)
 	}
 	return out
+}
+
+// CheckAnswer is the one rule for what an answer may be, in practice, in an
+// exam and in class: a choice among the question's letters and an
+// explanation short enough to score. With open, a choice may be left out
+// (an exam item saved unanswered, or only flagged).
+func (t *Text) CheckAnswer(choice, explanation string, open bool) error {
+	switch {
+	case choice == "" && !open:
+		return examsim.E(examsim.EINVALID, "practice.error_no_choice")
+	case choice != "" && !t.HasOption(choice):
+		return examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", choice)
+	}
+	return scoring.CheckLength(explanation)
+}
+
+// HasOption reports whether letter is one of the question's options.
+func (t *Text) HasOption(letter string) bool {
+	return slices.ContainsFunc(t.Options, func(o Option) bool { return o.Letter == letter })
 }

@@ -37,8 +37,9 @@ const (
 	supposeForward = 10 * wordUnits
 )
 
-// cueWords are the words, per language, that open or close scopes. English
-// cues count in every language, as learners mix English into their writing.
+// cueWords are the words, per language, that open or close scopes (each
+// language's are in its lang_*.go). English cues count in every language,
+// as learners mix English into their writing.
 type cueWords struct {
 	blockers     []string // end every scope: conjunctions and relative words
 	judgements   []string // after a negation, they turn it back onto the subject
@@ -60,84 +61,20 @@ type cueWords struct {
 	cause, one, and []string
 }
 
-var cueLists = map[examsim.Lang]cueWords{
-	examsim.English: {
-		blockers: []string{"but", "because", "since", "so", "and", "although", "though", "while", "whereas",
-			"which", "that", "who", "when", "then", "otherwise", "whether", "yet", "however", "thus", "therefore", "hence"},
-		judgements: []string{"need*", "necessary", "required", "help*", "useful", "work", "works", "working", "succeed*",
-			"solve*", "fix*", "right", "correct", "appropriate", "answer", "solution", "option", "wise", "good",
-			"worth*", "recommend*", "allowed", "sensible", "advis*", "justified", "warranted", "matter*", "change*",
-			"ok", "okay", "acceptable", "make_sense", "the_way", "a_good_idea", "enough", "safe", "the_fix"},
-		selfJudging:  []string{"pointless", "useless", "futile", "no_use", "no_point", "a_waste", "wasteful"},
-		refuteAhead:  []string{"instead_of", "rather_than", "wrong_to", "mistake_to", "error_to", "bad_idea_to", "unlike", "as_if", "pretend*", "avoid*", "not_by", "the_trap", "tempting"},
-		refuteBehind: []string{"would_only", "would_just", "would_hide", "would_lose", "would_waste", "would_mislead", "would_break", "would_loop", "would_confuse", "would_be_wrong", "would_be_a_mistake", "is_wrong", "is_a_mistake", "is_the_trap", "is_an_anti_pattern", "is_the_anti_pattern", "makes_no_sense", "would_never", "would_throw", "would_discard", "hides_the", "loses_the", "wastes", "is_incorrect", "is_false", "misleads", "would_find_nothing", "finds_nothing", "would_get_nothing", "would_slow", "would_repeat", "would_bypass", "would_expose", "would_make", "would_leave", "throws_away", "throw_away", "breaks_as_soon", "hides", "loses"},
-		suppose:      []string{"if", "unless", "suppose", "supposing", "assuming", "in_case", "even_if", "i_thought", "i_assumed", "i_had_assumed"},
-		weak:         []string{"without", "none", "nothing"},
-		modals:       []string{"would", "could", "might", "wouldve", "couldve"},
-		states:       []string{"temporary", "transient", "momentary", "a_blip", "a_hiccup"},
-		cause:        []string{"because", "since"},
-		one:          []string{"one", "single", "a_single"},
-		and:          []string{"and"},
-	},
-	examsim.Vietnamese: {
-		blockers: []string{"nhưng", "vì", "bởi", "do_đó", "vì_vậy", "vậy", "mà", "chứ", "và", "thì", "rồi", "khi",
-			"để", "còn", "tuy", "sau_đó", "cho_nên", "nên_là", "do", "song", "hoặc"},
-		judgements:   []string{"cần", "cần_thiết", "giúp", "có_ích", "ích", "tác_dụng", "hiệu_quả", "đúng", "hợp_lý", "ổn", "giải_quyết", "thay_đổi", "được", "đáng", "khả_thi", "là_cách", "nên_làm"},
-		selfJudging:  []string{"vô_ích", "vô_nghĩa", "uổng_công", "lãng_phí"},
-		refuteAhead:  []string{"thay_vì", "thay_cho", "sai_khi", "sai_lầm_khi", "tránh", "không_phải", "chứ_không", "đừng_có", "giả_vờ", "như_thể"},
-		refuteBehind: []string{"sẽ_chỉ", "chỉ_làm", "chỉ_là", "chỉ_cho_ra", "chỉ_trả_về", "chỉ_nhận_được", "chỉ_thu_được", "chỉ_khiến", "chỉ_vứt", "chỉ_giấu", "chỉ_lộ", "chỉ_tổ", "chỉ_gây", "sẽ_hỏng", "chỉ_làm_chậm", "sẽ_che", "che_giấu", "che_đi", "làm_mất", "là_sai", "là_sai_lầm", "là_cái_bẫy", "là_anti_pattern", "sẽ_giấu", "giấu_đi", "gây_hiểu_lầm", "là_không_đúng", "là_lãng_phí"},
-		suppose:      []string{"nếu", "giả_sử", "giả_như", "nếu_như", "hễ", "trường_hợp", "lỡ_như", "giá_mà", "cứ_tưởng", "tưởng_là", "em_tưởng", "mình_tưởng"},
-		weak:         []string{"không_có", "thiếu"},
-		modals:       []string{"may_ra", "có_lẽ", "thì_đã"},
-		purpose:      []string{"để"},
-		states:       []string{"tạm_thời", "tạm", "nhất_thời", "thoáng_qua", "chập_chờn"},
-		cause:        []string{"vì", "do", "bởi"},
-		one:          []string{"một"},
-		and:          []string{"và"},
-	},
-	examsim.Polish: {
-		blockers: []string{"ale", "lecz", "bo", "ponieważ", "więc", "dlatego", "i", "oraz", "a", "że", "który", "która", "które",
-			"którego", "gdy", "kiedy", "tylko", "natomiast", "żeby", "aby", "chociaż", "choć", "albo", "lub", "czyli", "zatem", "tylko_że", "potem"},
-		judgements:   []string{"potrzeb*", "konieczn*", "pomo*", "pomaga*", "da", "zadziała*", "działa*", "ma_sensu", "sens*", "rozwiąż*", "rozwiąz*", "zmieni*", "warto", "dobr*", "właściw*", "wymagan*", "przyda*", "poprawn*", "słuszn*"},
-		selfJudging:  []string{"bezcel*", "bezsens*", "nie_ma_sensu", "nic_nie_da", "nic_nie_zmieni", "daremn*", "zbędn*", "niepotrzebn*"},
-		refuteAhead:  []string{"zamiast", "błędem_jest", "błąd_to", "nie_ma_sensu", "unikać", "unikaj", "jakby", "udawać", "udając", "w_przeciwieństwie", "nie_należy", "nie_wolno"},
-		refuteBehind: []string{"tylko_by", "ukryłby", "ukryłoby", "ukrywa", "ukryje", "zgubiłby", "zgubiłoby", "marnuje", "zmarnowałby", "zmarnowałoby", "byłoby_błędem", "byłby_błąd", "byłoby_tylko", "byłby_tylko", "byłaby_tylko", "jest_błędem", "to_błąd", "byłoby_złe", "jest_złe", "jest_błędne", "wprowadza_w_błąd", "wprowadziłoby_w_błąd", "jedynie_by", "nie_ma_sensu", "nic_by_nie_dało", "nic_by_nie_dał", "zepsułaby", "zepsułby", "zepsułoby", "wyrzuca", "wyrzuci", "wyrzuciłby", "wyrzuciłoby", "wyrzucamy"},
-		suppose:      []string{"jeśli", "jeżeli", "gdyby", "o_ile", "załóżmy", "przypuśćmy", "w_razie", "jakby", "gdybyśmy", "gdyby_był", "myślałem", "myślałam", "wydawało_mi_się", "sądziłem", "sądziłam"},
-		weak:         []string{"bez"},
-		modals:       []string{"by", "byłby", "byłoby", "byłaby", "mogłoby", "mógłby", "mogłaby"},
-		purpose:      []string{"żeby", "aby"},
-		states:       []string{"chwilow*", "przejściow*", "tymczasow*"},
-		and:          []string{"i", "oraz"},
-	},
-	examsim.Thai: {
-		blockers:     []string{"แต่", "เพราะ", "จึง", "ดังนั้น", "และ", "ซึ่ง", "เนื่องจาก", "ส่วน", "เพื่อ", "หรือ", "แล้วก็", "ทำให้", "จนกว่า"},
-		judgements:   []string{"ช่วย", "จำเป็น", "ได้ผล", "มีประโยชน์", "ถูกต้อง", "เหมาะ", "แก้", "เปลี่ยน", "ใช่ทางออก", "ทางที่ถูก", "ทางที่ดี", "ควรทำ", "คุ้ม", "สมเหตุสมผล", "เวิร์ก"},
-		selfJudging:  []string{"ไร้ประโยชน์", "ไม่มีประโยชน์", "เปล่าประโยชน์", "สูญเปล่า", "ไม่มีความหมาย"},
-		refuteAhead:  []string{"แทนที่จะ", "แทนการ", "ไม่ใช่", "ผิดที่", "หลีกเลี่ยง", "ราวกับ", "แกล้ง", "ไม่ควรจะ"},
-		refuteBehind: []string{"มีแต่จะ", "เป็นแค่", "ก็แค่ได้", "ก็ได้แค่", "จะได้แค่", "ก็ไม่เจอ", "จะพัง", "จะแค่", "จะซ่อน", "ซ่อน", "ปิดบัง", "ทำให้เสีย", "เสียเวลา", "จะผิด", "เป็นความผิดพลาด", "เป็นการผิด", "เป็นสิ่งที่ผิด", "ไม่ถูกต้อง", "ทำให้เข้าใจผิด", "เป็นกับดัก"},
-		suppose:      []string{"ถ้า", "หาก", "สมมติ", "ในกรณีที่", "กรณีที่", "สมมุติ", "นึกว่า", "เคยคิดว่า"},
-		weak:         []string{"ไม่มี", "หากไม่มี", "ถ้าไม่มี"},
-		modals:       []string{"คงจะ", "อาจจะ", "ก็คง"},
-		purpose:      []string{"เพื่อ"},
-		states:       []string{"ชั่วคราว", "แป๊บเดียว"},
-		cause:        []string{"เพราะ"},
-		one:          []string{"เดียว", "หนึ่ง"},
-		and:          []string{"และ"},
-	},
-}
-
 // cueSet is one language's compiled cues.
 type cueSet struct {
 	negations                                                []term // from negation.go
 	blockers, judgements, refuteAhead, refuteBehind, suppose []term
 	weak, modals, purpose, states, cause, one, and           []term
 	selfJudgingTerms                                         []term
+	// actionNounPrefix and describesPrefix: see language.
+	actionNounPrefix, describesPrefix string
 }
 
 var cueSets = func() map[examsim.Lang]*cueSet {
 	out := map[examsim.Lang]*cueSet{}
 	for _, lang := range examsim.Langs {
-		own, en := cueLists[lang], cueLists[examsim.English]
+		own, en := langOf(lang).cues, langOf(examsim.English).cues
 		merge := func(a, b []string) []string {
 			if lang == examsim.English {
 				return a
@@ -157,11 +94,25 @@ var cueSets = func() map[examsim.Lang]*cueSet {
 		cs.purpose = compileCues(own.purpose)
 		cs.states = compileCues(merge(own.states, en.states))
 		cs.cause, cs.one, cs.and = compileCues(own.cause), compileCues(own.one), compileCues(own.and)
+		cs.actionNounPrefix, cs.describesPrefix = langOf(lang).actionNounPrefix, langOf(lang).describesPrefix
 		out[lang] = cs
 	}
 	return out
 }()
 
+// cueExceptions are every language's exceptions, by cue: the letters the
+// cue may not be followed by, where it is the start of another word.
+var cueExceptions = func() map[string][]string {
+	out := map[string][]string{}
+	for _, d := range languages {
+		for w, nb := range d.exceptions {
+			out[w] = nb
+		}
+	}
+	return out
+}()
+
+// compileCues compiles cue words to exact terms, with their exceptions.
 func compileCues(words []string) []term {
 	var out []term
 	for _, w := range words {
@@ -170,10 +121,7 @@ func compileCues(words []string) []term {
 			panic("scoring: bad cue " + w + ": " + err.Error())
 		}
 		t.exact = true
-		switch w {
-		case "ว่า":
-			t.notBefore = []string{"ง"}
-		}
+		t.notBefore = cueExceptions[w]
 		t.number()
 		out = append(out, t)
 	}
@@ -210,6 +158,17 @@ type reading struct {
 	soNen []bool
 }
 
+// emptied returns an empty reading that keeps rd's memory. A field not
+// listed starts as its zero value.
+func (rd *reading) emptied() reading {
+	return reading{
+		neg: rd.neg[:0], refuted: rd.refuted[:0], supposed: rd.supposed[:0], hypothetical: rd.hypothetical[:0],
+		denying: rd.denying[:0], counterfactual: rd.counterfactual[:0], negCues: rd.negCues[:0],
+		consequence: rd.consequence[:0], otherOption: rd.otherOption[:0], listed: rd.listed[:0],
+		verdicts: rd.verdicts[:0], soNen: rd.soNen[:0],
+	}
+}
+
 func inAny(ss []scope, i int) bool {
 	for _, s := range ss {
 		if i >= s.from && i <= s.to {
@@ -223,13 +182,10 @@ func inAny(ss []scope, i int) bool {
 func (x *textIndex) read(lang examsim.Lang) *reading {
 	cs := cueSets[lang]
 	if cs == nil {
-		cs = cueSets[examsim.English]
+		panic("scoring: no cues for language " + string(lang)) // languages covers examsim.Langs
 	}
-	rd := &x.rd
-	rd.neg, rd.refuted, rd.supposed, rd.hypothetical = rd.neg[:0], rd.refuted[:0], rd.supposed[:0], rd.hypothetical[:0]
-	rd.negCues, rd.denying, rd.counterfactual, rd.consequence = rd.negCues[:0], rd.denying[:0], rd.counterfactual[:0], rd.consequence[:0]
+	rd := &x.rd // emptied by textIndex.reset
 	if len(x.toks) == 0 {
-		rd.soNen = rd.soNen[:0]
 		return rd
 	}
 	r := scopeReach{toks: x.toks, blocked: x.cueMask(&x.blockMask, cs.blockers)}
@@ -238,8 +194,8 @@ func (x *textIndex) read(lang examsim.Lang) *reading {
 	x.readNegations(cs, r)
 	x.readSelfJudgements(selfJudging, r)
 	x.readRefutations(cs, r)
-	if lang == examsim.Polish {
-		x.readPolishOnlyConditionals(r, cs)
+	if d := langOf(lang); d.onlyWord != "" {
+		x.readOnlyConditionals(r, cs, d)
 	}
 	x.readSuppositions(cs, r)
 	rd.soNen = x.soNenMask(lang)
@@ -327,7 +283,7 @@ func (x *textIndex) readNegations(cs *cueSet, r scopeReach) {
 			// task is not the right way) is judged over the English term
 			// inside it.
 			for k := r.backwardOverTerms(n.first, negBackward); k < s.from; k++ {
-				if toks[k].thai && strings.HasPrefix(x.text[toks[k].start:], "การ") {
+				if toks[k].thai && cs.actionNounPrefix != "" && strings.HasPrefix(x.text[toks[k].start:], cs.actionNounPrefix) {
 					s.from = k
 					break
 				}
@@ -389,7 +345,7 @@ func (x *textIndex) readRefutations(cs *cueSet, r scopeReach) {
 			continue // "lỗi token chỉ là tạm thời": the error is only temporary
 		}
 		var from int
-		if strings.HasPrefix(x.text[x.toks[c.first].start:], "เป็นแค่") {
+		if cs.describesPrefix != "" && strings.HasPrefix(x.text[x.toks[c.first].start:], cs.describesPrefix) {
 			from = r.backward(c.first, refuteBackward) // "timeout เป็นแค่ noise" says what the term itself is
 		} else {
 			from = r.backwardOverTerms(c.first, refuteBackward)
@@ -492,18 +448,19 @@ func (x *textIndex) letterTokens() []bool {
 	return m
 }
 
-// readPolishOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko":
-// only + a conditional verb is Polish for "would only".
-func (x *textIndex) readPolishOnlyConditionals(r scopeReach, cs *cueSet) {
+// readOnlyConditionals reads "tylko ukryłoby", "wyrzuciłoby tylko": only +
+// a conditional verb is Polish for "would only" (language.onlyWord).
+func (x *textIndex) readOnlyConditionals(r scopeReach, cs *cueSet, d *language) {
 	rd, toks := &x.rd, x.toks
+	only := foldedWords([]string{d.onlyWord})[0]
 	for i := range toks {
-		if toks[i].fold != "tylko" {
+		if toks[i].fold != only {
 			continue
 		}
 		// "zostawiłoby model tylko ze zgadywaniem": the verb's object may
 		// stand between it and "tylko".
 		for _, k := range []int{i - 1, i + 1, i - 2} {
-			if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && polishConditional(toks[k].fold) {
+			if k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && d.conditional(toks[k].fold) {
 				c := span{first: min(i, k), last: max(i, k)}
 				if from := x.overJoin(r, r.overPurpose(r.backward(c.first, refuteBackward), x.purposeMask, x.letterTokMask), c.first, cs); from < c.first {
 					rd.refuted = append(rd.refuted, scope{from, c.first - 1, c.first, c.last})
@@ -603,10 +560,10 @@ func (x *textIndex) keywordLists(out []scope) []scope {
 	return out
 }
 
-// polishConditional reports whether a folded Polish word is a conditional
-// verb form: ukryłoby, wyrzuciłby, powtórzyłaby, sprawiłyby.
-func polishConditional(f string) bool {
-	for _, end := range []string{"loby", "lby", "laby", "lyby", "liby"} {
+// conditional reports whether a folded word is a conditional verb form of
+// the language: ukryłoby, wyrzuciłby, powtórzyłaby, sprawiłyby.
+func (d *language) conditional(f string) bool {
+	for _, end := range d.conditionalEndings {
 		if len(f) > len(end)+2 && f[len(f)-len(end):] == end {
 			return true
 		}
@@ -641,34 +598,36 @@ func (x *textIndex) cueMask(buf *[]bool, cues []term) []bool {
 	return m
 }
 
-// soNenMask marks each Vietnamese "nên" that means "so": after a comma with
-// words before it in the sentence, after "cho", or once the clause already
-// has its verb "là" or a cause ("vì", "do", "bởi"). "Agent nên retry" keeps
-// its "should".
+// soNenMask marks each soWord (Vietnamese "nên") that means "so": after a
+// comma with words before it in the sentence, after one of soAfter ("cho"),
+// or once the clause already has one of soCauses (its verb "là" or a cause:
+// "vì", "do", "bởi"). "Agent nên retry" keeps its "should".
 func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
 	m := slices.Grow(x.rd.soNen[:0], len(x.toks))[:len(x.toks)]
 	clear(m)
-	if lang != examsim.Vietnamese {
+	d := langOf(lang)
+	if d.soWord == "" {
 		return m
 	}
+	so, after, causes := soFolds[lang].so, soFolds[lang].after, soFolds[lang].causes
 	toks := x.toks
 	for i := range toks {
-		if toks[i].fold != "nen" || (!toks[i].plain && toks[i].norm != "nên") {
+		if toks[i].fold != so || (!toks[i].plain && toks[i].norm != d.soWord) {
 			continue
 		}
 		if i == 0 || toks[i-1].sent != toks[i].sent {
-			continue // sentence-initial nên is "so" only after a cause, handled below
+			continue // sentence-initial, it is "so" only after a cause, handled below
 		}
-		if toks[i-1].clause != toks[i].clause || toks[i-1].fold == "cho" {
+		if toks[i-1].clause != toks[i].clause || slices.Contains(after, toks[i-1].fold) {
 			m[i] = true
 			continue
 		}
 		for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause; k-- {
 			f := toks[k].fold
-			if f == "nen" {
+			if f == so {
 				break
 			}
-			if f == "la" || f == "vi" || f == "do" || f == "boi" || f == "bi" {
+			if slices.Contains(causes, f) {
 				m[i] = true
 				break
 			}
@@ -677,45 +636,68 @@ func (x *textIndex) soNenMask(lang examsim.Lang) []bool {
 	return m
 }
 
+// soFolds are the folded soWord, soAfter and soCauses of each language.
+var soFolds = func() map[examsim.Lang]struct {
+	so            string
+	after, causes []string
+} {
+	out := map[examsim.Lang]struct {
+		so            string
+		after, causes []string
+	}{}
+	for _, l := range examsim.Langs {
+		d := langOf(l)
+		if d.soWord == "" {
+			continue
+		}
+		e := out[l]
+		e.so, e.after, e.causes = foldedWords([]string{d.soWord})[0], foldedWords(d.soAfter), foldedWords(d.soCauses)
+		out[l] = e
+	}
+	return out
+}()
+
 // Endorsing an option by its letter: "like B is also fine", "(C) would also
 // work", "như B cũng được", "jak B też jest dobre", "แบบข้อ B ก็ดี".
+// Endorsing words, by role, from each language's file (English added).
 var (
-	letterCues = map[examsim.Lang][]string{
-		examsim.English:    {"like", "as", "option", "answer", "choice", "in"},
-		examsim.Vietnamese: {"như", "giống", "phương_án", "đáp_án", "câu", "ý"},
-		examsim.Polish:     {"jak", "opcja", "opcji", "odpowiedź", "wariant", "jak_w"},
-		examsim.Thai:       {"ข้อ", "แบบ", "เหมือน", "ตัวเลือก"},
-	}
-	endorsements = map[examsim.Lang][]string{
-		examsim.English:    {"fine", "good", "works", "would_work", "would_also_work", "also_work", "safe", "safer", "better", "best", "enough", "robust", "right", "correct", "okay", "ok", "acceptable", "reasonable", "cleanest", "simplest", "sensible", "as_good", "just_as", "shortcut", "the_way_to_go"},
-		examsim.Vietnamese: {"cũng_được", "được", "tốt", "ổn", "hay", "là_đúng", "cũng_đúng", "mới_đúng", "đúng_hơn", "đúng_rồi", "hợp_lý", "an_toàn", "chắc_chắn", "gọn", "lối_tắt", "có_lý"},
-		examsim.Polish:     {"dobr*", "dobrze", "ok", "lepsz*", "bezpieczn*", "działa", "zadziała", "słuszn*", "poprawn*", "wystarcz*", "w_porządku", "najprostsz*", "solidn*", "najczystsz*", "sprytn*", "sensown*", "by_zadziałało", "by_zadziałał", "by_zadziałała", "zadziałałoby", "zadziałałby"},
-		examsim.Thai:       {"ดี", "ถูกต้อง", "ปลอดภัย", "โอเค", "ใช้ได้", "เหมาะ", "ก็ได้", "ทางลัด", "สมเหตุสมผล", "แข็งแรง"},
-	}
+	letterCueTerms   = compileByLang(func(d *language) []string { return d.letterCues })
+	endorsementTerms = compileByLang(func(d *language) []string { return d.endorsements })
 	// verdicts are endorsements said as a clause's verdict on its subject:
 	// "is fine", "is a good shortcut", "cũng ổn", "jest ok", "ก็โอเค".
-	verdicts = map[examsim.Lang][]string{
-		examsim.English:    {"is_fine", "is_also_fine", "is_ok", "is_okay", "is_a_good", "is_the_safe", "is_safe", "is_safer", "is_better", "is_the_best", "is_the_cleanest", "is_just_as", "is_enough", "would_also_work", "also_works", "is_the_right_call"},
-		examsim.Vietnamese: {"cũng_được", "cũng_ổn", "là_ổn", "là_cách_hay", "là_cách_gọn", "là_lựa_chọn_an_toàn", "là_mặc_định_an_toàn", "là_lối_tắt", "cũng_tốt", "là_có_lý"},
-		examsim.Polish:     {"jest_ok", "też_jest_ok", "jest_w_porządku", "to_dobry", "to_dobre", "to_bezpieczny", "to_najczystsze", "to_sprytne", "jest_lepszy", "jest_lepsze", "jest_równie_dobry", "jest_tak_samo", "też_by_zadziałało", "jest_bezpieczn*"},
-		examsim.Thai:       {"ก็โอเค", "ก็ได้", "เป็นทางลัดที่ดี", "เป็นทางเลือกที่ปลอดภัย", "ก็ได้ผล", "ก็ใช้ได้", "ก็ดี", "สมเหตุสมผล", "เป็นค่าเริ่มต้นที่ปลอดภัย"},
-	}
-	verdictTerms = func() map[examsim.Lang][]term {
-		out := map[examsim.Lang][]term{}
-		for _, l := range examsim.Langs {
-			out[l] = compileCues(append(append([]string(nil), verdicts[l]...), verdicts[examsim.English]...))
-		}
-		return out
-	}()
-	letterCueTerms, endorsementTerms = func() (map[examsim.Lang][]term, map[examsim.Lang][]term) {
-		a, b := map[examsim.Lang][]term{}, map[examsim.Lang][]term{}
-		for _, l := range examsim.Langs {
-			a[l] = compileCues(append(append([]string(nil), letterCues[l]...), letterCues[examsim.English]...))
-			b[l] = compileCues(append(append([]string(nil), endorsements[l]...), endorsements[examsim.English]...))
-		}
-		return a, b
-	}()
+	verdictTerms = compileByLang(func(d *language) []string { return d.verdicts })
 )
+
+// compileByLang compiles a role's cues for every language, English added.
+func compileByLang(role func(*language) []string) map[examsim.Lang][]term {
+	out := map[examsim.Lang][]term{}
+	for l, words := range byLang(role) {
+		out[l] = compileCues(words)
+	}
+	return out
+}
+
+// others name the other options together: "the others", "các phương án
+// còn lại", "pozostałe opcje", "ข้ออื่น"; othersOpening do so only opening a
+// sentence ("Pozostałe tego nie robią"), as elsewhere they name other
+// things ("odtworzyć pozostałe tabele", "the rest can wait"). joiners join
+// letters into a list; choice words after a letter make it a choice.
+var (
+	othersTerms        = compileByLang(func(d *language) []string { return d.others })
+	othersOpeningTerms = compileByLang(func(d *language) []string { return d.othersOpening })
+	joinerFolds        = foldedByLang(func(d *language) []string { return d.joiners })
+	choiceFolds        = foldedByLang(func(d *language) []string { return d.choiceWords })
+	choicePrefixes     = byLang(func(d *language) []string { return d.choicePrefixes })
+)
+
+// foldedByLang folds a role's words for every language, English added.
+func foldedByLang(role func(*language) []string) map[examsim.Lang][]string {
+	out := map[examsim.Lang][]string{}
+	for l, words := range byLang(role) {
+		out[l] = foldedWords(words)
+	}
+	return out
+}
 
 // endorseWindow is how soon after the letter the endorsement must come.
 const endorseWindow = 4 * wordUnits
@@ -738,11 +720,11 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		bracket := tk.start > 0 && text[tk.start-1] == '('
 		// "C won't fix tax either", "D zrzuca poprawkę na człowieka": a
 		// letter opening a sentence, followed by its verb, is the option as
-		// subject (English "A" is left out: it is the article).
+		// subject (a language's articleLetters are left out: English "A").
 		subject := (i == 0 || x.toks[i-1].sent != tk.sent) && i+1 < len(x.toks) && x.toks[i+1].sent == tk.sent &&
-			x.toks[i+1].clause == tk.clause && !(r.Lang == examsim.English && text[tk.start] == 'A') &&
+			x.toks[i+1].clause == tk.clause && !slices.Contains(langOf(r.Lang).articleLetters, text[tk.start:tk.end]) &&
 			!strings.ContainsAny(text[tk.end:x.toks[i+1].start], ".:—–-")
-		if !bracket && !subject {
+		if !bracket && !subject && !x.inLetterList(r.Lang, i) {
 			if cued == nil {
 				cued = x.cueEndMask(&x.letterMask, letterCueTerms[r.Lang])
 			}
@@ -764,20 +746,88 @@ func (r *Rubric) optionStance(text string, x *textIndex, rd *reading) (endorsed,
 		if inAny(rd.supposed, i) {
 			continue
 		}
-		for _, e := range spans(endorsementTerms[r.Lang], x) {
-			if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
-				inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) {
-				continue
-			}
-			// A negation anywhere in the clause spares the option, but for
-			// a verdict ("ก็ได้", "is fine") only one after the letter does.
-			if negInClauses(rd.negCues, []span{e}) && (!x.startsVerdict(r.Lang, e.first) || negAfter(rd.negCues, i, e)) {
-				continue
-			}
-			endorsed = true
+		endorsed = endorsed || x.endorses(r.Lang, rd, i, i)
+	}
+	// "The others don't: a raw exception, a generic try again later…": a
+	// sentence about the other options names their claims, as a letter
+	// does; they are the learner's only if called good.
+	others := spans(othersTerms[r.Lang], x)
+	for _, o := range spans(othersOpeningTerms[r.Lang], x) {
+		if o.first == 0 || x.toks[o.first-1].sent != x.toks[o.first].sent {
+			others = append(others, o)
+		}
+	}
+	for _, o := range others {
+		rd.otherOption = append(rd.otherOption, x.toks[o.first].sent)
+		switch {
+		case inAny(rd.neg, o.first) || inAny(rd.refuted, o.first) || x.sentenceNegated(rd, o.first):
+			refuted = true
+		case !inAny(rd.supposed, o.first):
+			endorsed = endorsed || x.endorses(r.Lang, rd, o.first, o.last)
 		}
 	}
 	return endorsed, refuted
+}
+
+// endorses reports an endorsement ("fine", "would also work") of the option
+// named by tokens first..last, soon after them in their clause, that no
+// negation, refutation or consequence governs.
+func (x *textIndex) endorses(lang examsim.Lang, rd *reading, first, last int) bool {
+	tk := &x.toks[last]
+	behind := spans(cueSets[lang].refuteBehind, x)
+	for _, e := range spans(endorsementTerms[lang], x) {
+		if e.clause != tk.clause || e.start <= tk.pos || e.start-tk.pos > endorseWindow ||
+			inAny(rd.neg, e.first) || inAny(rd.refuted, e.first) || inAny(rd.consequence, e.first) || within(behind, e.first) {
+			continue // "là đúng anti-pattern": a word of a refutation endorses nothing
+		}
+		// A negation anywhere in the clause spares the option, but for
+		// a verdict ("ก็ได้", "is fine") only one after the letter does.
+		if negInClauses(rd.negCues, []span{e}) && (!x.startsVerdict(lang, e.first) || negAfter(rd.negCues, first, e)) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// within reports whether token i lies inside one of the spans.
+func within(ss []span, i int) bool {
+	for _, s := range ss {
+		if i >= s.first && i <= s.last {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceNegated reports a negation cue in token i's sentence.
+func (x *textIndex) sentenceNegated(rd *reading, i int) bool {
+	for _, n := range rd.negCues {
+		if x.toks[n.first].sent == x.toks[i].sent {
+			return true
+		}
+	}
+	return false
+}
+
+// inLetterList reports whether token i is a letter in a list of letters:
+// "B, C and D leave the agent stuck", "C và D", "B i C".
+func (x *textIndex) inLetterList(lang examsim.Lang, i int) bool {
+	if !x.isLetter(i) {
+		return false
+	}
+	near := func(j int) bool {
+		if j < 0 || j >= len(x.toks) || !x.isLetter(j) || x.toks[j].sent != x.toks[i].sent {
+			return false
+		}
+		a, b := min(i, j), max(i, j)
+		gap := strings.TrimSpace(x.text[x.toks[a].end:x.toks[b].start])
+		return gap == "," || gap == "/" || gap == "&"
+	}
+	joined := func(j, k int) bool { // letter, a joining word, letter
+		return j >= 0 && k < len(x.toks) && x.isLetter(j) && x.isLetter(k) && slices.Contains(joinerFolds[lang], x.toks[(j+k)/2].fold)
+	}
+	return near(i-1) || near(i+1) || joined(i-2, i) || joined(i, i+2)
 }
 
 // startsVerdict reports whether a verdict ("is fine", "ก็ได้") starts at
@@ -860,8 +910,8 @@ func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
 	if tk.end-tk.start != 1 || text[tk.start] < 'A' || text[tk.start] > 'D' || text[tk.start:tk.end] == r.Answer {
 		return false
 	}
-	if strings.TrimSpace(text[:tk.start]) != "" {
-		return false
+	if strings.TrimSpace(text[:tk.start]) != "" || x.inLetterList(r.Lang, 0) {
+		return false // "B, C and D leave the agent stuck": the others, not a choice
 	}
 	gap := text[tk.end:x.toks[1].start]
 	if strings.Contains(gap, ":") && labelsLater(text, tk.end) {
@@ -870,13 +920,13 @@ func (r *Rubric) chosenWrong(text string, x *textIndex) bool {
 	if strings.ContainsAny(gap, ".,:;—–-") {
 		return !strings.Contains(gap, "?") // "Maybe C?" is a hedge
 	}
-	switch x.toks[1].fold {
-	case "because", "since", "vi", "bo", "poniewaz":
+	if slices.Contains(choiceFolds[r.Lang], x.toks[1].fold) {
 		return true
 	}
-	// "C ครับ …": a Thai reason or polite particle right after the letter.
+	// "C ครับ …": a reason or polite particle right after the letter, in
+	// text written without spaces.
 	rest := x.text[x.toks[1].start:]
-	for _, cue := range thaiChoiceCues {
+	for _, cue := range choicePrefixes[r.Lang] {
 		if strings.HasPrefix(rest, cue) {
 			return true
 		}
@@ -896,5 +946,3 @@ func labelsLater(text string, from int) bool {
 }
 
 func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
-
-var thaiChoiceCues = []string{"เพราะ", "ครับ", "ค่ะ", "คะ", "จ้ะ"}

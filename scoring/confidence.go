@@ -18,6 +18,7 @@ type signals struct {
 	words               int
 	endorsed, refuted   bool // another option approved, or rejected, by its letter
 	chosenWrong         bool // the text opens by choosing another option than the answer
+	sufficiency         bool // the learner claims one thing is enough (claims.go)
 }
 
 // confidence estimates how likely the band is exactly right, from 0 to 1.
@@ -104,30 +105,16 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// commonWords are everyday words, folded, that rubric patterns use as glue;
+// commonWords are everyday words, folded, that rubric patterns use as glue
+// (every language's language.commonWords);
 // they show nothing about the topic. They are also never the target of a
 // typo match: "about" is not a typo of "abort".
 var commonWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range []string{
-		// English
-		"about", "above", "after", "again", "against", "along", "already", "always", "another", "anything",
-		"around", "because", "before", "being", "below", "between", "cannot", "could", "doing", "during",
-		"every", "everything", "first", "given", "going", "great", "instead", "later", "least", "little",
-		"maybe", "might", "never", "other", "others", "otherwise", "rather", "really", "right", "second",
-		"should", "since", "something", "still", "their", "there", "these", "thing", "things", "think",
-		"those", "though", "three", "through", "under", "until", "using", "where", "whether", "which",
-		"while", "whole", "would", "wrong", "years", "often", "point", "place", "start", "state",
-		"sorry", "simply", "maybe", "means", "needs", "makes", "better", "thats", "theres", "about",
-		"board", "aboard", "apart", "short", "sport", "store", "story", "sure",
-		// Polish
-		"dlatego", "ponieważ", "poniewaz", "który", "ktory", "która", "ktora", "które", "ktore", "zawsze",
-		"jeszcze", "tylko", "wtedy", "trzeba", "można", "mozna", "należy", "nalezy", "powinien", "powinno",
-		"powinna", "bardzo", "czyli", "każdy", "kazdy", "każde", "kazde", "przez", "potem", "jakby", "gdyby",
-		"robić", "robic", "zrobić", "zrobic", "mówić", "mowic", "zawsze", "może", "moze",
-		// Vietnamese words are short; none needed.
-	} {
-		m[w] = true
+	for _, d := range languages {
+		for _, w := range d.commonWords {
+			m[w] = true
+		}
 	}
 	return m
 }()

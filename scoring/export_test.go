@@ -22,6 +22,13 @@ func Signals(r *Rubric, text string) string {
 	if err != nil {
 		return err.Error()
 	}
-	return fmt.Sprintf("words=%d hits=%d decisive=%d supporting=%v onTopic=%v deniedC=%v deniedM=%v reversed=%v contradicted=%v endorsed=%v refuted=%v chosenWrong=%v hedged=%v doubt=%v",
-		s.words, s.hits, s.decisive, s.supporting, s.onTopic, s.deniedConcept, s.deniedMisconception, s.reversed, s.contradicted, s.endorsed, s.refuted, s.chosenWrong, s.hedged, s.doubt)
+	return fmt.Sprintf("words=%d hits=%d decisive=%d supporting=%v onTopic=%v deniedC=%v deniedM=%v reversed=%v contradicted=%v endorsed=%v refuted=%v chosenWrong=%v hedged=%v doubt=%v sufficiency=%v",
+		s.words, s.hits, s.decisive, s.supporting, s.onTopic, s.deniedConcept, s.deniedMisconception, s.reversed, s.contradicted, s.endorsed, s.refuted, s.chosenWrong, s.hedged, s.doubt, s.sufficiency)
+}
+
+// ScoreFresh scores text in a newly built index, never a pooled one: the
+// reference a pooled index's result must equal whatever it scored before.
+func ScoreFresh(r *Rubric, text string) (Result, error) {
+	res, _, err := r.scoreIn(newTextIndex(), text)
+	return res, err
 }

@@ -68,16 +68,43 @@ type matchSet struct {
 	hasMask bool
 }
 
-var indexPool = sync.Pool{New: func() any {
+var indexPool = sync.Pool{New: func() any { return newTextIndex() }}
+
+func newTextIndex() *textIndex {
 	return &textIndex{byNorm: map[string]int{}, byFold: map[string][]int{}}
-}}
+}
 
 // indexText tokenizes text and indexes it. Call release when done.
 func indexText(text string) *textIndex {
 	x := indexPool.Get().(*textIndex)
-	x.toks = tokenize(x.toks[:0], text)
+	x.index(text)
+	return x
+}
+
+// reset readies x for a new text. It is the one place per-text state is
+// cleared, on every path: the index is rebuilt from a zero value that keeps
+// only the memory of its buffers, so a field added later starts empty for
+// each text unless it is listed here, and a text that returns early (an
+// empty one) cannot leave state behind for the next.
+func (x *textIndex) reset() {
+	clear(x.byNorm)
+	clear(x.byFold)
+	*x = textIndex{
+		toks: x.toks[:0], words: x.words[:0], byNorm: x.byNorm, byFold: x.byFold, sorted: x.sorted[:0],
+		gen: x.gen + 1, genOf: x.genOf, setOf: x.setOf, sets: x.sets[:0], hit: x.hit[:0],
+		restMasks: x.restMasks[:0], spanArena: x.spanArena[:0], found: x.found[:0], combo: x.combo[:0],
+		rd:        x.rd.emptied(),
+		blockMask: x.blockMask[:0], judgeMask: x.judgeMask[:0], weakMask: x.weakMask[:0], modalMask: x.modalMask[:0],
+		letterMask: x.letterMask[:0], purposeMask: x.purposeMask[:0], stateMask: x.stateMask[:0], letterTokMask: x.letterTokMask[:0],
+		lemmaPairs: x.lemmaPairs[:0], lemmaWords: x.lemmaWords[:0],
+	}
+}
+
+// index resets x and indexes text into it.
+func (x *textIndex) index(text string) {
+	x.reset()
+	x.toks = tokenize(x.toks, text)
 	x.text = text
-	clear(x.thaiWord[:])
 	for i := range x.toks {
 		var n int
 		var ok bool
@@ -108,9 +135,9 @@ func indexText(text string) *textIndex {
 		x.words[n].at = append(x.words[n].at, i)
 	}
 	x.markStrict()
-	x.hit = slices.Grow(x.hit[:0], len(x.words))[:len(x.words)]
+	x.hit = slices.Grow(x.hit, len(x.words))[:len(x.words)]
+	clear(x.hit)
 	sort.Slice(x.sorted, func(a, b int) bool { return x.tokOf(x.sorted[a]).fold < x.tokOf(x.sorted[b]).fold })
-	return x
 }
 
 // markStrict marks the bare words of a text written with diacritics (see
@@ -128,14 +155,9 @@ func (x *textIndex) markStrict() {
 	}
 }
 
-// release returns the index to the pool, keeping its memory for the next text.
+// release returns the index to the pool, keeping its memory for the next
+// text; index clears it before reuse.
 func (x *textIndex) release() {
-	clear(x.byNorm)
-	clear(x.byFold)
-	x.gen++
-	x.words, x.sorted, x.sets, x.spanArena = x.words[:0], x.sorted[:0], x.sets[:0], x.spanArena[:0]
-	x.rejects, x.reversed, x.contradicted, x.skipNen = 0, 0, 0, nil
-	x.lemmaPairs, x.lemmatized = x.lemmaPairs[:0], false
 	indexPool.Put(x)
 }
 

@@ -5,6 +5,8 @@
 package scoring
 
 import (
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"unicode/utf8"
 
@@ -88,12 +90,12 @@ type MisconceptionResult struct {
 
 // Span is a stretch of the scored explanation, as byte offsets into the text
 // that was passed to Score: text[Start:End] is what the learner wrote.
-type Span struct {
-	Start, End int
-}
+type Span = examsim.Span
 
 // Result is a scored explanation.
 type Result struct {
+	// Score is examsim.BandScore(Band): the band is the verdict, and the
+	// figure only restates it.
 	Score          int
 	Band           int
 	Concepts       []ConceptResult
@@ -104,7 +106,7 @@ type Result struct {
 }
 
 // UnsureBelow is the confidence under which a result is shown as unsure.
-const UnsureBelow = 0.5
+const UnsureBelow = examsim.UnsureBelow
 
 // Unsure reports whether the result is too uncertain to be stated as fact.
 func (r Result) Unsure() bool { return r.Confidence < UnsureBelow }
@@ -137,53 +139,86 @@ func CheckLength(text string) error {
 
 // Score scores an explanation. Text over MaxExplanation characters is
 // refused with an ETOOLARGE error; anything else, however broken, is scored.
-func (r *Rubric) Score(text string) (Result, error) {
-	res, _, err := r.score(text)
-	return res, err
+// A bug in the scorer is returned as an EINTERNAL error, never a panic:
+// callers keep the answer and score it again later.
+func (r *Rubric) Score(text string) (Result, error) { return r.ScoreChoice(text, "") }
+
+// ScoreChoice scores an explanation of the option the learner chose. An
+// explanation of an option other than the key defends a wrong choice, which
+// graders band 0 however well it is put (on the new writers' train items,
+// 129 of 129); a choice the rubric cannot check ("" or no key) changes
+// nothing. Like Score, it returns a scorer bug as an EINTERNAL error.
+func (r *Rubric) ScoreChoice(text, choice string) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.scoring_failed",
+				Detail: fmt.Sprintf("scoring panicked: %v\n%s", p, debug.Stack())}
+		}
+	}()
+	res, sig, err := r.score(text)
+	if err != nil || choice == "" || r.Answer == "" {
+		return res, err
+	}
+	switch {
+	case choice != r.Answer:
+		res.Band, res.Confidence = 0, wrongChoiceConfidence
+	case res.Band == 2 && sig.decisive == 0 && sig.supporting && sig.words >= supportedWords:
+		// The key chosen, and a long answer with a supporting point: its
+		// key idea is there in words the rubric does not list (see band;
+		// graded 3 on both writers' train items once the choice is known).
+		res.Band = 3
+	}
+	res.Score = examsim.BandScore(res.Band)
+	return res, nil
 }
+
+// wrongChoiceConfidence is how sure a band 0 for a wrong choice is.
+const wrongChoiceConfidence = 0.95
 
 // score is Score that also returns what it noticed on the way.
 func (r *Rubric) score(text string) (Result, signals, error) {
 	if err := CheckLength(text); err != nil {
 		return Result{}, signals{}, err
 	}
-	r.compileAll()
-	x := indexText(text)
+	x := indexPool.Get().(*textIndex)
 	defer x.release()
+	return r.scoreIn(x, text)
+}
+
+// scoreIn scores text in index x, which it resets first; the sequence
+// tests give it a fresh index to compare with a pooled one.
+func (r *Rubric) scoreIn(x *textIndex, text string) (Result, signals, error) {
+	r.compileAll()
+	x.index(text)
 	x.lemmatize(r.Lang)
 	rd := x.read(r.Lang)
 
 	res := Result{Concepts: make([]ConceptResult, len(r.Concepts))}
 	var sig signals
-	total, hit := r.matchConcepts(&res, &sig, x, rd)
+	r.matchConcepts(&res, &sig, x, rd)
 	endorsed, refuted := r.optionStance(text, x, rd)
-	penalty := r.matchMisconceptions(&res, &sig, x, rd)
-	if total > 0 {
-		res.Score = (100*hit + total/2) / total
-	}
-	res.Score = min(max(res.Score-penalty, 0), 100)
+	r.matchMisconceptions(&res, &sig, x, rd)
 	sig.words = x.wordCount()
 	sig.misconceptions = len(res.Misconceptions)
 	sig.onTopic = sig.hits > 0 || refuted || r.onTopic(x)
 	sig.chosenWrong = r.chosenWrong(text, x)
+	sig.sufficiency = x.claimsSufficiency(r.Lang)
 	sig.domain = sig.onTopic || (!x.opensWithLetter() && x.mentionsDomain(r.Lang))
 	sig.hedged, sig.doubt = r.hedge(x)
 	res.Band = r.band(&res, sig, endorsed, refuted)
+	res.Score = examsim.BandScore(res.Band)
 	sig.endorsed, sig.refuted = endorsed, refuted
 	res.Confidence = confidence(res.Band, sig, r.Lang)
 	return res, sig, nil
 }
 
-// matchConcepts fills res.Concepts, notes in sig what the matching saw, and
-// returns the rubric's total concept weight and the weight hit.
-func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *reading) (total, hit int) {
+// matchConcepts fills res.Concepts and notes in sig what the matching saw.
+func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *reading) {
 	for i, c := range r.Concepts {
 		before, reversedBefore, contradictedBefore := x.rejects, x.reversed, x.contradicted
 		ev, ok := anyMatch(c.Patterns, x, rd, asConcept)
 		res.Concepts[i] = ConceptResult{ID: c.ID, Hit: ok, Hint: c.Hint, Evidence: x.evidence(ev)}
-		total += c.Weight
 		if ok {
-			hit += c.Weight
 			sig.hits++
 			switch c.Role {
 			case Supporting:
@@ -202,12 +237,11 @@ func (r *Rubric) matchConcepts(res *Result, sig *signals, x *textIndex, rd *read
 			sig.reversed = true
 		}
 	}
-	return total, hit
 }
 
-// matchMisconceptions appends the misconceptions found to res, notes in sig
-// a rejected one, and returns their total penalty.
-func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd *reading) (penalty int) {
+// matchMisconceptions appends the misconceptions found to res and notes in
+// sig a rejected one.
+func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd *reading) {
 	x.skipNen = rd.soNen
 	for _, m := range r.Misconceptions {
 		before := x.rejects
@@ -217,22 +251,20 @@ func (r *Rubric) matchMisconceptions(res *Result, sig *signals, x *textIndex, rd
 		}
 		if ok {
 			res.Misconceptions = append(res.Misconceptions, MisconceptionResult{ID: m.ID, Why: m.Why, Evidence: x.evidence(ev)})
-			penalty += m.Penalty
 		} else if x.rejects > before {
 			sig.deniedMisconception = true
 		}
 	}
 	x.skipNen = nil
-	return penalty
 }
 
 // band grades the explanation 0 to 3 from what scoring found.
 func (r *Rubric) band(res *Result, sig signals, endorsed, refuted bool) int {
 	switch {
-	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || sig.chosenWrong:
-		// An endorsed misconception, another option endorsed by letter, or
-		// a key idea said the other way round ("retrying will help" where
-		// the rubric says it will not).
+	case len(res.Misconceptions) > 0 || endorsed || sig.reversed || sig.chosenWrong || sig.sufficiency:
+		// An endorsed misconception, another option endorsed by letter, a
+		// key idea said the other way round ("retrying will help" where
+		// the rubric says it will not), or a claim that one thing is enough.
 		return 0
 	case sig.hedged && (sig.hits == 0 || sig.doubt):
 		// The key picked with a hedge ("Maybe B?", "Chyba B"), with nothing
@@ -313,7 +345,7 @@ func (x *textIndex) evidence(ev []span) []Span {
 		if len(out) > 0 && s.first <= last+1 && x.toks[s.first].clause == x.toks[max(last, 0)].clause {
 			out[len(out)-1].End = max(out[len(out)-1].End, x.toks[s.last].end)
 		} else {
-			out = append(out, Span{x.toks[s.first].start, x.toks[s.last].end})
+			out = append(out, Span{Start: x.toks[s.first].start, End: x.toks[s.last].end})
 		}
 		last = max(last, s.last)
 	}

@@ -156,41 +156,41 @@ func TestBandsInEveryLanguage(t *testing.T) {
 		"th": rubricFor(t, "th", "ผลลัพธ์ว่าง", "{neg} retry|ลองใหม่ ช่วย", "ข้อd|ตอบd", "{!neg} เพิ่ม retry|จำนวน"),
 	}
 	tests := []struct {
-		lang  examsim.Lang
-		text  string
-		band  int
-		score int
+		lang examsim.Lang
+		text string
+		band int
 	}{
 		// A key idea and its support in ten words read as a 2 to the
 		// rubric-blind graders; band 3 takes the reasoning spelled out.
-		{"en", "It is a valid empty result, so retrying won't help.", 2, 83},
-		{"en", "The lookup ran against the database and simply matched nobody with that address, which makes it a valid empty result rather than a failure; retrying won't help, because the very same query will come back with the very same nothing on every attempt.", 3, 83},
-		{"en", "The tool returned a valid empty result.", 2, 50},
-		{"en", "Answer D.", 1, 17},
-		{"en", "It is a valid empty result, we need more retries.", 0, 10},
-		{"en", "lorem ipsum", 0, 0},
-		{"vi", "Đây là kết quả rỗng hợp lệ, retry không giúp gì.", 2, 83},
-		{"vi", "day la ket qua rong hop le, retry khong giup gi", 2, 83},
-		{"vi", "Đây là kết quả rỗng.", 2, 50},
-		{"vi", "Chọn đáp án D.", 1, 17},
-		{"vi", "Kết quả rỗng, cần tăng số lần retry.", 0, 10},
-		{"pl", "To prawidłowy pusty wynik, ponowienie nie pomoże.", 2, 83},
-		{"pl", "To prawidlowy pusty wynik, ponowienie nie pomoze.", 2, 83},
-		{"pl", "To prawidłowy pusty wynik.", 2, 50},
-		{"pl", "Odpowiedź D.", 1, 17},
-		{"pl", "Pusty wynik jest prawidłowy, ale potrzeba więcej prób.", 0, 10},
-		{"th", "นี่คือผลลัพธ์ว่างที่ถูกต้อง retry ไม่ช่วยอะไร", 2, 83},
-		{"th", "เป็นผลลัพธ์ว่าง", 2, 50},
-		{"th", "ตอบ D", 1, 17},
-		{"th", "ผลลัพธ์ว่าง ต้องเพิ่มจำนวน retry", 0, 10},
+		{"en", "It is a valid empty result, so retrying won't help.", 2},
+		{"en", "The lookup ran against the database and simply matched nobody with that address, which makes it a valid empty result rather than a failure; retrying won't help, because the very same query will come back with the very same nothing on every attempt.", 3},
+		{"en", "The tool returned a valid empty result.", 2},
+		{"en", "Answer D.", 1},
+		{"en", "It is a valid empty result, we need more retries.", 0},
+		{"en", "lorem ipsum", 0},
+		{"vi", "Đây là kết quả rỗng hợp lệ, retry không giúp gì.", 2},
+		{"vi", "day la ket qua rong hop le, retry khong giup gi", 2},
+		{"vi", "Đây là kết quả rỗng.", 2},
+		{"vi", "Chọn đáp án D.", 1},
+		{"vi", "Kết quả rỗng, cần tăng số lần retry.", 0},
+		{"pl", "To prawidłowy pusty wynik, ponowienie nie pomoże.", 2},
+		{"pl", "To prawidlowy pusty wynik, ponowienie nie pomoze.", 2},
+		{"pl", "To prawidłowy pusty wynik.", 2},
+		{"pl", "Odpowiedź D.", 1},
+		{"pl", "Pusty wynik jest prawidłowy, ale potrzeba więcej prób.", 0},
+		{"th", "นี่คือผลลัพธ์ว่างที่ถูกต้อง retry ไม่ช่วยอะไร", 2},
+		{"th", "เป็นผลลัพธ์ว่าง", 2},
+		{"th", "ตอบ D", 1},
+		{"th", "ผลลัพธ์ว่าง ต้องเพิ่มจำนวน retry", 0},
 	}
 	for _, tt := range tests {
 		res, err := rubrics[tt.lang].Score(tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Band != tt.band || res.Score != tt.score {
-			t.Errorf("[%s] %q: band %d score %d, want band %d score %d (%+v)", tt.lang, tt.text, res.Band, res.Score, tt.band, tt.score, res)
+		// The band is the verdict; the score only restates it.
+		if res.Band != tt.band || res.Score != examsim.BandScore(tt.band) {
+			t.Errorf("[%s] %q: band %d score %d, want band %d score %d (%+v)", tt.lang, tt.text, res.Band, res.Score, tt.band, examsim.BandScore(tt.band), res)
 		}
 	}
 }

@@ -253,11 +253,15 @@ func endsSentence(text string, i int) bool {
 }
 
 // abbreviations end with a full stop that does not end the sentence.
-var abbreviations = map[string]bool{
-	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, // English
-	"np": true, "tj": true, "tzn": true, "itp": true, "m.in": true, "ok": true, // Polish
-	"vd": true, "v.v": true, // Vietnamese
-}
+var abbreviations = func() map[string]bool {
+	m := map[string]bool{}
+	for _, d := range languages {
+		for _, w := range d.abbreviations {
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // lastWord returns the ASCII letters and dots just before byte offset i,
 // lower-cased: abbreviations are ASCII.

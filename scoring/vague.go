@@ -8,70 +8,20 @@ import "github.com/examsim/examsim"
 // and the key picked with a hedge ("Maybe C?", "Chyba A", "น่าจะ D มั้ง") is a
 // 1 when nothing else is recognised, or when the learner says they are unsure.
 
-// domainWords are the words of the domain itself, in every question: a text
+// The domain words (language.domain) are the words of the domain itself, in every question: a text
 // that uses one is about tool failure rather than about coffee machines. Only
 // words that learners use when they mean the domain are listed ("dostawca" is
 // a vendor but also a supplier; "odpowiedź" is also "the answer is B"), and
 // no Vietnamese word that typed without diacritics is another everyday word
 // ("nhánh", a branch, is "nhanh", fast; "dừng", stop, is "dung", use).
-var domainWords = map[examsim.Lang][]string{
-	examsim.English: {"tool*", "agent*", "subagent*", "coordinator*", "error*", "result*", "retr*", "escalat*",
-		"is_error", "is_retryable", "flag", "flags", "timeout*", "timed_out", "permission*", "rollback*", "rolled_back",
-		"rolling_back", "backoff", "back_off", "model", "query", "queries", "branch*", "vendor*", "mcp", "api", "spec",
-		"transient", "validation", "error_handling", "failure*", "failed", "fails", "the_call"},
-	examsim.Vietnamese: {"lỗi", "kết_quả", "thử_lại", "gọi_lại", "chạy_lại", "gửi_lại", "lặp_lại", "quyền",
-		"xử_lý", "truy_vấn", "phản_hồi", "thất_bại", "báo_lỗi", "thông_báo"},
-	examsim.Polish: {"narzędz*", "agent*", "podagent*", "koordynator*", "błęd*", "błąd*", "wynik*", "ponow*",
-		"eskal*", "uprawnie*", "obsług*", "eksport*", "flag*", "zapytani*", "gałę*", "gałąź", "wywołani*", "niepowodzeni*"},
-	examsim.Thai: {"ผลลัพธ์", "ข้อผิดพลาด", "ผิดพลาด", "ลองใหม่", "เรียกใหม่", "จัดการ", "สิทธิ์", "ล้มเหลว",
-		"โมเดล", "คำค้น", "เอเจนต์"},
-}
-
-// hedgeWords, standing next to an option letter, pick it unsure of it:
-// "Maybe C", "D I guess", "Chắc là A", "Chyba B", "น่าจะ A".
-var hedgeWords = map[examsim.Lang][]string{
-	examsim.English:    {"maybe", "i_think", "i_guess", "probably", "perhaps", "i_suppose", "fairly_sure", "pretty_sure", "not_sure", "i_believe"},
-	examsim.Vietnamese: {"chắc_là", "chắc", "em_nghĩ", "mình_nghĩ", "tôi_nghĩ", "hình_như", "có_lẽ", "có_thể_là", "phân_vân"},
-	examsim.Polish:     {"chyba", "pewnie", "myślę", "raczej", "prawdopodobnie", "wydaje_mi_się", "prawie_pewn*", "możliwe"},
-	examsim.Thai:       {"น่าจะ", "มั้ง", "คิดว่า", "ไม่แน่ใจ", "ค่อนข้างมั่นใจ", "อาจจะเป็น"},
-}
-
-// doubtWords say the learner is unsure or does not understand.
-var doubtWords = map[examsim.Lang][]string{
-	examsim.English: {"not_sure", "not_really_sure", "not_100", "wasnt_sure", "unsure", "not_certain", "dont_know",
-		"dont_fully_know", "dont_really_know", "dont_understand", "dont_get", "i_wondered", "i_wonder", "confused", "no_idea"},
-	examsim.Vietnamese: {"không_chắc", "chưa_chắc", "phân_vân", "không_rõ", "không_hiểu", "không_biết", "không_dám_chắc", "lăn_tăn"},
-	examsim.Polish: {"nie_jestem_pew*", "nie_byłem_pew*", "nie_byłam_pew*", "nie_wiem", "nie_rozumiem", "zastanawia*",
-		"nie_mam_pewności", "nie_jestem_przekonan*", "kusiło"},
-	examsim.Thai: {"ไม่แน่ใจ", "ลังเล", "ไม่ค่อยรู้", "ไม่เข้าใจ", "ไม่รู้", "หรือเปล่า", "สงสัย"},
-}
-
-var domainTerms, hedgeTerms, doubtTerms = withEnglish(domainWords), withEnglish(hedgeWords), withEnglish(doubtWords)
-
-func init() {
-	// "chắc chắn" is "certainly", the opposite of a hedge.
-	for _, ts := range hedgeTerms {
-		for i := range ts {
-			if len(ts[i].toks) == 1 && ts[i].toks[0].norm == "chắc" {
-				ts[i].notBefore = []string{"chắn", "chan"}
-			}
-		}
-	}
-}
-
-// withEnglish compiles each language's words together with the English
-// ones, which learners mix into every language.
-func withEnglish(words map[examsim.Lang][]string) map[examsim.Lang][]term {
-	out := map[examsim.Lang][]term{}
-	for _, l := range examsim.Langs {
-		ws := words[l]
-		if l != examsim.English {
-			ws = append(append([]string(nil), ws...), words[examsim.English]...)
-		}
-		out[l] = compileCues(ws)
-	}
-	return out
-}
+//
+// domainTerms mark an answer about the topic, hedgeTerms and doubtTerms an
+// unsure pick; the words are each language's (lang_*.go), English added.
+var (
+	domainTerms = compileByLang(func(d *language) []string { return d.domain })
+	hedgeTerms  = compileByLang(func(d *language) []string { return d.hedges })
+	doubtTerms  = compileByLang(func(d *language) []string { return d.doubts })
+)
 
 // hedgeReach is how far a hedge may stand from the letter it hedges:
 // "I'm fairly sure it's D", "ค่อนข้างมั่นใจว่า D".

@@ -52,10 +52,11 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
 	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
 	err := db.QueryRowContext(ctx, `INSERT INTO attempts
-		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, a.Score, a.Band,
-		string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID, a.ClassTitle).Scan(&a.ID)
+		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title, `+wholeVerdictColumns("")+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		append([]any{a.LearnerID, a.QuestionID, string(a.Lang), a.Choice, a.Correct, a.Explanation, examsim.BandScore(a.Band), a.Band,
+			string(concepts), string(miscon), a.RubricVersion, a.CreatedAt.Format(time.RFC3339Nano), string(a.Source), examID, a.ClassTitle},
+			wholeVerdictArgs(&a.Verdict)...)...).Scan(&a.ID)
 	if err != nil {
 		return dbError(err)
 	}
@@ -64,8 +65,10 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 
 // attemptColumns are read from attemptsWithGrades: each attempt with its
 // teacher's regrade, if any.
-const attemptColumns = `a.id, a.learner_id, a.question_id, a.lang, a.choice, a.correct, a.explanation, a.score, a.band,
-	a.concepts, a.misconceptions, a.rubric_version, a.created_at, a.source, a.exam_id, a.class_title, ` + gradeColumns
+// The stored score column is not read: the score is derived from the band.
+var attemptColumns = `a.id, a.learner_id, a.question_id, a.lang, a.choice, a.correct, a.explanation, a.band,
+	a.concepts, a.misconceptions, a.rubric_version, a.created_at, a.source, a.exam_id, a.class_title, ` +
+	wholeVerdictColumns("a.") + `, ` + gradeColumns
 
 const attemptsWithGrades = `attempts a LEFT JOIN human_grades g ON g.attempt_id = a.id`
 
@@ -76,10 +79,13 @@ func scanAttempt(row scanner) (*examsim.Attempt, error) {
 	var lang, concepts, miscon, created, source string
 	var examID sql.NullInt64
 	var g gradeScan
-	if err := row.Scan(append([]any{&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
-		&a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID, &a.ClassTitle}, g.dest()...)...); err != nil {
+	var w wholeVerdict
+	dest := append([]any{&a.ID, &a.LearnerID, &a.QuestionID, &lang, &a.Choice, &a.Correct, &a.Explanation,
+		&a.Band, &concepts, &miscon, &a.RubricVersion, &created, &source, &examID, &a.ClassTitle}, w.dest()...)
+	if err := row.Scan(append(dest, g.dest()...)...); err != nil {
 		return nil, err
 	}
+	w.into(&a.Verdict)
 	a.Human = g.grade(examsim.Target{Kind: examsim.TargetAttempt, ID: a.ID})
 	a.Lang = examsim.Lang(lang)
 	a.Source = examsim.Source(source)
@@ -153,12 +159,30 @@ func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attem
 }
 
 // UpdateScore replaces an attempt's automatic score with a new verdict of
-// the rubric version it records. A teacher's regrade lives apart, in
-// human_grades, and is never touched here.
+// the rubric version it records, and, in the same transaction, the verdict
+// of the exam answer it records, if any: an exam's review and the history
+// never disagree. A teacher's regrade lives apart, in human_grades, and is
+// never touched here.
 func (s *AttemptService) UpdateScore(ctx context.Context, a *examsim.Attempt) error {
 	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
 	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
-	_, err := s.db.db.ExecContext(ctx, `UPDATE attempts SET score = ?, band = ?, concepts = ?, misconceptions = ?, rubric_version = ? WHERE id = ?`,
-		a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion, a.ID)
-	return dbError(err)
+	args := append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion},
+		append(wholeVerdictArgs(&a.Verdict), a.ID)...)
+	tx, err := s.db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return dbError(err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"attempts", "exam_items"} {
+		key := "id"
+		if table == "exam_items" {
+			key = "attempt_id"
+		}
+		// #nosec G202 -- table and key are the constants above.
+		if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET score = ?, band = ?, concepts = ?, misconceptions = ?, rubric_version = ?,
+			pending = ?, confidence = ?, evidence = ? WHERE `+key+` = ?`, args...); err != nil {
+			return dbError(err)
+		}
+	}
+	return dbError(tx.Commit())
 }

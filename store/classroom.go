@@ -295,8 +295,8 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO class_answers
 		(session_id, player_id, question_index, question_id, lang, choice, correct, explanation, explanation_score, band,
-		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (player_id, question_index) DO NOTHING RETURNING id`)
 	if err != nil {
 		return dbError(err)
@@ -313,9 +313,9 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		var id int64
 		inserted := false
 		err := s.db.alone(ctx, tx, func() error {
-			err := stmt.QueryRowContext(ctx, a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
-				a.Correct, a.Explanation, a.Score, a.Band, string(concepts), string(miscon), a.RubricVersion,
-				a.ElapsedMS, a.Points, fmtTime(a.CreatedAt)).Scan(&id)
+			err := stmt.QueryRowContext(ctx, append([]any{a.RunID, a.PlayerID, a.QuestionIndex, a.QuestionID, string(a.Lang), a.Choice,
+				a.Correct, a.Explanation, examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion,
+				a.ElapsedMS, a.Points, fmtTime(a.CreatedAt)}, wholeVerdictArgs(&a.Verdict)...)...).Scan(&id)
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil // the player's first answer to the question stands
 			}
@@ -377,9 +377,33 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {
+	return s.queryAnswers(ctx, `session_id = ? ORDER BY question_index, id`, runID)
+}
+
+// ListPendingAnswers returns every class answer whose score is pending, for
+// `examsim rescore`.
+func (s *ClassroomService) ListPendingAnswers(ctx context.Context) ([]*examsim.ClassAnswer, error) {
+	return s.queryAnswers(ctx, `pending = 1 ORDER BY id`)
+}
+
+// UpdateAnswerScore stores a class answer's new automatic verdict and points.
+func (s *ClassroomService) UpdateAnswerScore(ctx context.Context, a *examsim.ClassAnswer) error {
+	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
+	_, err := s.db.db.ExecContext(ctx, `UPDATE class_answers SET explanation_score = ?, band = ?, concepts = ?, misconceptions = ?,
+		rubric_version = ?, points = ?, pending = ?, confidence = ?, evidence = ? WHERE id = ?`,
+		append(append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion, a.Points},
+			wholeVerdictArgs(&a.Verdict)...), a.ID)...)
+	return dbError(err)
+}
+
+// queryAnswers returns the class answers matching where, a condition with
+// its ORDER BY.
+func (s *ClassroomService) queryAnswers(ctx context.Context, where string, args ...any) ([]*examsim.ClassAnswer, error) {
+	// #nosec G202 -- where is one of this file's constants.
 	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
-		explanation, explanation_score, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at
-		FROM class_answers WHERE session_id = ? ORDER BY question_index, id`, runID)
+		explanation, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`
+		FROM class_answers WHERE `+where, args...)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -389,11 +413,13 @@ func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*exa
 		var a examsim.ClassAnswer
 		var lang, concepts, miscon string
 		var created sql.NullString
-		if err := rows.Scan(&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
-			&a.Explanation, &a.Score, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
-			&created); err != nil {
+		var w wholeVerdict
+		if err := rows.Scan(append([]any{&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
+			&a.Explanation, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
+			&created}, w.dest()...)...); err != nil {
 			return nil, dbError(err)
 		}
+		w.into(&a.Verdict)
 		a.Lang = examsim.Lang(lang)
 		// Lists this package wrote as JSON: a damaged one reads as empty.
 		_ = json.Unmarshal([]byte(concepts), &a.Concepts)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/examsim/examsim"
@@ -203,13 +204,15 @@ const (
 	// played under, so the teacher can tell who flagged.
 	gradableAttempts = `SELECT a.id, a.learner_id, COALESCE(l.username,
 			(SELECT p.nickname FROM class_players p WHERE p.learner_id = a.learner_id ORDER BY p.id DESC LIMIT 1), ''), a.question_id, a.lang, a.choice, a.correct,
-		a.explanation, a.score, a.band, a.concepts, a.misconceptions, a.rubric_version, a.created_at, ` + flagColumns + `, ` + gradeColumns + `
+		a.explanation, a.band, a.concepts, a.misconceptions, a.rubric_version, a.created_at, ` + flagColumns + `, ` + gradeColumns + `,
+		a.pending, a.confidence, a.evidence
 		FROM attempts a JOIN learners l ON l.id = a.learner_id
 		LEFT JOIN score_flags f ON f.attempt_id = a.id
 		LEFT JOIN human_grades g ON g.attempt_id = a.id
 		WHERE a.explanation <> ''`
 	gradableAnswers = `SELECT c.id, COALESCE(p.learner_id, 0), p.nickname, c.question_id, c.lang, c.choice, c.correct,
-		c.explanation, c.explanation_score, c.band, c.concepts, c.misconceptions, c.rubric_version, c.created_at, ` + flagColumns + `, ` + gradeColumns + `
+		c.explanation, c.band, c.concepts, c.misconceptions, c.rubric_version, c.created_at, ` + flagColumns + `, ` + gradeColumns + `,
+		c.pending, c.confidence, c.evidence
 		FROM class_answers c JOIN class_players p ON p.id = c.player_id
 		JOIN class_sessions s ON s.id = c.session_id JOIN class_quizzes z ON z.id = s.quiz_id
 		LEFT JOIN score_flags f ON f.class_answer_id = c.id
@@ -264,11 +267,13 @@ func (s *DisputeService) queryGradable(ctx context.Context, kind examsim.TargetK
 		var lang, concepts, miscon, created string
 		var fs flagScan
 		var gs gradeScan
+		var w wholeVerdict
 		dest := []any{&g.Target.ID, &g.LearnerID, &g.Name, &g.QuestionID, &lang, &g.Choice, &g.Correct,
-			&g.Explanation, &g.Score, &g.Band, &concepts, &miscon, &g.RubricVersion, &created}
-		if err := rows.Scan(append(append(dest, fs.dest()...), gs.dest()...)...); err != nil {
+			&g.Explanation, &g.Band, &concepts, &miscon, &g.RubricVersion, &created}
+		if err := rows.Scan(append(append(append(dest, fs.dest()...), gs.dest()...), w.dest()...)...); err != nil {
 			return nil, dbError(err)
 		}
+		w.into(&g.Verdict)
 		g.Target.Kind = kind
 		g.Lang = examsim.Lang(lang)
 		// Lists this package wrote as JSON: a damaged one reads as empty.
@@ -297,6 +302,9 @@ func (s *DisputeService) FindGradable(ctx context.Context, t examsim.Target, sco
 	return got[0], nil
 }
 
+// tableOf returns the table alias of a column named alias.column.
+func tableOf(column string) string { return column[:strings.IndexByte(column, '.')] }
+
 func (s *DisputeService) ListGradable(ctx context.Context, scope examsim.GradingScope, limit int) ([]*examsim.Gradable, error) {
 	var out []*examsim.Gradable
 	for _, kind := range []examsim.TargetKind{examsim.TargetAttempt, examsim.TargetClassAnswer} {
@@ -305,12 +313,15 @@ func (s *DisputeService) ListGradable(ctx context.Context, scope examsim.Grading
 		if err != nil {
 			return nil, err
 		}
-		recent, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NULL AND g.band IS NULL`+notClassCopy(kind)+` ORDER BY `+id+` DESC LIMIT ?`,
-			append(scopeArgs(scope), limitArg(limit))...)
+		// Unsure scores nobody has regraded, found by their stored
+		// confidence; a verdict stored before it was kept has none.
+		unsure, err := s.queryGradable(ctx, kind, query+scopeSQL+` AND f.created_at IS NULL AND g.band IS NULL AND `+tableOf(id)+`.confidence < ?`+
+			notClassCopy(kind)+` ORDER BY `+id+` DESC LIMIT ?`,
+			append(scopeArgs(scope), examsim.UnsureBelow, limitArg(limit))...)
 		if err != nil {
 			return nil, err
 		}
-		out = append(append(out, flagged...), recent...)
+		out = append(append(out, flagged...), unsure...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
 	return out, nil

@@ -54,12 +54,12 @@ func newDisputeWorld(t *testing.T, open opener) *disputeWorld {
 		t.Fatal(err)
 	}
 	w.classAnswer = &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
-		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3}} // its history copy needs no review
+		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3, Evidence: &examsim.Evidence{Confidence: 0.3}}} // unsure, so it waits in the queue; its history copy needs no review
 	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
 		t.Fatal(err)
 	}
 	mkAttempt := func(learner int64, text string) *examsim.Attempt {
-		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Verdict: examsim.Verdict{Score: 10, Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}
+		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Verdict: examsim.Verdict{Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}
 		if err := w.attempts.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -146,9 +146,17 @@ func testRegradeIsTheBandThatCounts(t *testing.T, open opener) {
 	w := newDisputeWorld(t, open)
 	a := w.studentAttempt
 	reviews := store.NewReviewService(w.db)
-	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 1 {
-		t.Fatalf("a right answer with band 0 should be up for review: %d cards", len(cards))
+	// The question's card replays every answer to it (this one and a
+	// classroom answer); its stability follows the regrades.
+	stability := func() float64 {
+		t.Helper()
+		cards, _ := reviews.ListReviewCards(ctx, w.student)
+		if len(cards) != 1 || cards[0].Reps != 2 {
+			t.Fatalf("review cards: %+v, want one card of two answers", cards)
+		}
+		return cards[0].Stability
 	}
+	stability()
 	if err := w.ds.FlagScore(ctx, &examsim.Flag{Target: attemptTarget(a), LearnerID: w.student}); err != nil {
 		t.Fatal(err)
 	}
@@ -167,10 +175,9 @@ func testRegradeIsTheBandThatCounts(t *testing.T, open opener) {
 	if f, _ := w.ds.FindFlag(ctx, attemptTarget(a)); f == nil || f.Open() {
 		t.Errorf("the regrade should resolve the flag: %+v", f)
 	}
-	// Band 3 on a right answer is quality 5: no review needed any more.
-	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 0 {
-		t.Errorf("the review schedule still has %d cards after a band 3 regrade", len(cards))
-	}
+	// Band 3 on a right answer rates it Easy instead of Hard: the card is
+	// replanned, with a higher stability than band 0 gives it below.
+	easy := stability()
 	// The lists read the regrade too.
 	list, _ := w.attempts.ListAttempts(ctx, w.student, 10)
 	found := false
@@ -183,7 +190,7 @@ func testRegradeIsTheBandThatCounts(t *testing.T, open opener) {
 		t.Errorf("ListAttempts does not show attempt %d with the regraded band 3: %+v", a.ID, list)
 	}
 	// A rescore replaces the automatic verdict and leaves the teacher's alone.
-	got.Score, got.Band, got.RubricVersion = 90, 2, 2
+	got.Band, got.RubricVersion = 2, 2
 	if err := w.attempts.UpdateScore(ctx, got); err != nil {
 		t.Fatal(err)
 	}
@@ -198,8 +205,8 @@ func testRegradeIsTheBandThatCounts(t *testing.T, open opener) {
 	if again, _ := w.attempts.FindAttempt(ctx, a.ID); again.EffectiveBand() != 0 {
 		t.Errorf("a second regrade: effective band %d, want 0", again.EffectiveBand())
 	}
-	if cards, _ := reviews.ListReviewCards(ctx, w.student); len(cards) != 1 {
-		t.Errorf("band 0 again: %d cards, want 1", len(cards))
+	if hard := stability(); hard >= easy {
+		t.Errorf("band 0 again: stability %v, want below the %v of the band 3 regrade", hard, easy)
 	}
 	for _, band := range []int{-1, 4} {
 		if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: band}); examsim.ErrorCode(err) != examsim.EINVALID {
@@ -233,6 +240,17 @@ func testGradingScope(t *testing.T, open opener) {
 			out[g.Target] = g
 		}
 		return out
+	}
+	// Sure and unknown-confidence answers nobody flagged do not wait.
+	for _, ev := range []*examsim.Evidence{{Confidence: 0.9}, nil} {
+		sure := &examsim.Attempt{LearnerID: w.student, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true,
+			Explanation: "sure", Verdict: examsim.Verdict{Band: 2, RubricVersion: 1, Evidence: ev}}
+		if err := w.attempts.CreateAttempt(ctx, sure); err != nil {
+			t.Fatal(err)
+		}
+		if g := ids(examsim.GradingScope{All: true})[attemptTarget(sure)]; g != nil {
+			t.Errorf("an unflagged attempt with evidence %+v waits in the queue", ev)
+		}
 	}
 	teacher := ids(examsim.GradingScope{TeacherID: w.teacher})
 	if len(teacher) != 2 || teacher[attemptTarget(w.studentAttempt)] == nil || teacher[answer] == nil {

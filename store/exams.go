@@ -45,10 +45,10 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 	topics, _ := json.Marshal(examsim.NonNil(e.Topics))
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO exams
-		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline, blueprint)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		e.LearnerID, string(e.Lang), string(topics), e.Concept, e.MissedOnly, e.PassMark, e.Seed,
-		formatTime(e.StartedAt), formatTime(e.Deadline)).Scan(&id)
+		formatTime(e.StartedAt), formatTime(e.Deadline), e.Blueprint).Scan(&id)
 	if err != nil {
 		return dbError(err)
 	}
@@ -67,14 +67,14 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 }
 
 const examColumns = `id, learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline,
-	submitted_at, auto_submitted, correct`
+	submitted_at, auto_submitted, correct, blueprint`
 
 func scanExam(row scanner) (*examsim.Exam, error) {
 	var e examsim.Exam
 	var lang, topics, started, deadline string
 	var submitted sql.NullString
 	if err := row.Scan(&e.ID, &e.LearnerID, &lang, &topics, &e.Concept, &e.MissedOnly, &e.PassMark, &e.Seed,
-		&started, &deadline, &submitted, &e.AutoSubmitted, &e.Correct); err != nil {
+		&started, &deadline, &submitted, &e.AutoSubmitted, &e.Correct, &e.Blueprint); err != nil {
 		return nil, err
 	}
 	e.Lang = examsim.Lang(lang)
@@ -87,8 +87,8 @@ func scanExam(row scanner) (*examsim.Exam, error) {
 }
 
 // itemColumns are read from exam items with their attempt's regrade, if any.
-const itemColumns = `i.exam_id, i.position, i.question_id, i.option_order, i.choice, i.explanation, i.lang, i.flagged, i.answered_at,
-	i.correct, i.score, i.band, i.concepts, i.misconceptions, i.rubric_version, i.attempt_id, ` + gradeColumns
+var itemColumns = `i.exam_id, i.position, i.question_id, i.option_order, i.choice, i.explanation, i.lang, i.flagged, i.answered_at,
+	i.correct, i.band, i.concepts, i.misconceptions, i.rubric_version, i.attempt_id, ` + wholeVerdictColumns("i.") + `, ` + gradeColumns
 
 // loadItems fills in the items of exams, all in one query.
 func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) error {
@@ -116,10 +116,13 @@ func (s *ExamService) loadItems(ctx context.Context, exams ...*examsim.Exam) err
 		var answered sql.NullString
 		var attemptID sql.NullInt64
 		var g gradeScan
-		if err := rows.Scan(append([]any{&examID, &it.Position, &it.QuestionID, &order, &it.Choice, &it.Explanation, &lang, &it.Flagged,
-			&answered, &it.Correct, &it.Score, &it.Band, &concepts, &miscon, &it.RubricVersion, &attemptID}, g.dest()...)...); err != nil {
+		var w wholeVerdict
+		dest := append([]any{&examID, &it.Position, &it.QuestionID, &order, &it.Choice, &it.Explanation, &lang, &it.Flagged,
+			&answered, &it.Correct, &it.Band, &concepts, &miscon, &it.RubricVersion, &attemptID}, w.dest()...)
+		if err := rows.Scan(append(dest, g.dest()...)...); err != nil {
 			return dbError(err)
 		}
+		w.into(&it.Verdict)
 		// Lists this package wrote as JSON: a damaged one reads as empty.
 		_ = json.Unmarshal([]byte(order), &it.Options)
 		_ = json.Unmarshal([]byte(concepts), &it.Concepts)
@@ -242,8 +245,8 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 			}
 			a := &examsim.Attempt{
 				LearnerID: e.LearnerID, QuestionID: it.QuestionID, Lang: it.Lang, Choice: it.Choice, Correct: it.Correct,
-				Explanation: it.Explanation, Verdict: examsim.Verdict{Score: it.Score, Band: it.Band, Concepts: it.Concepts,
-					Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion}, CreatedAt: at,
+				Explanation: it.Explanation, Verdict: examsim.Verdict{Band: it.Band, Concepts: it.Concepts,
+					Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion, Pending: it.Pending, Evidence: it.Evidence}, CreatedAt: at,
 				Source: examsim.SourceExam, ExamID: e.ID,
 			}
 			if err := insertAttempt(ctx, tx, a); err != nil {
@@ -258,8 +261,9 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 		miscon, _ := json.Marshal(examsim.NonNil(it.Misconceptions))
 		attemptID := sql.NullInt64{Int64: it.AttemptID, Valid: it.AttemptID != 0}
 		if _, err := tx.ExecContext(ctx, `UPDATE exam_items SET correct = ?, score = ?, band = ?, concepts = ?, misconceptions = ?,
-			rubric_version = ?, attempt_id = ? WHERE exam_id = ? AND position = ?`,
-			it.Correct, it.Score, it.Band, string(concepts), string(miscon), it.RubricVersion, attemptID, e.ID, it.Position); err != nil {
+			rubric_version = ?, attempt_id = ?, pending = ?, confidence = ?, evidence = ? WHERE exam_id = ? AND position = ?`,
+			append(append([]any{it.Correct, examsim.BandScore(it.Band), it.Band, string(concepts), string(miscon), it.RubricVersion, attemptID},
+				wholeVerdictArgs(&it.Verdict)...), e.ID, it.Position)...); err != nil {
 			return dbError(err)
 		}
 	}

@@ -88,7 +88,7 @@ func testSubmitExamRecordsAttemptsAndReviews(t *testing.T, open opener) {
 		t.Fatal(err)
 	}
 	// Question 1 right with a complete explanation, 2 wrong, 3 unanswered.
-	e.Items[0].Choice, e.Items[0].Correct, e.Items[0].Explanation, e.Items[0].Band, e.Items[0].Score = "A", true, "validation", 3, 100
+	e.Items[0].Choice, e.Items[0].Correct, e.Items[0].Explanation, e.Items[0].Band = "A", true, "validation", 3
 	e.Items[0].Lang, e.Items[0].AnsweredAt = examsim.Vietnamese, examStart.Add(2*time.Minute)
 	e.Items[1].Choice, e.Items[1].Lang, e.Items[1].AnsweredAt = "B", examsim.Vietnamese, examStart.Add(3*time.Minute)
 	e.Items[0].Concepts = []examsim.ConceptHit{{ID: "validation-category", Hit: true}}
@@ -119,11 +119,23 @@ func testSubmitExamRecordsAttemptsAndReviews(t *testing.T, open opener) {
 			t.Errorf("attempt %d: source %q exam %d", a.ID, a.Source, a.ExamID)
 		}
 	}
-	// The wrong answer is scheduled for review the next day; the complete
-	// one is not.
+	// A rescore of the exam answer's attempt (or its pending score, once
+	// scored) reaches the exam's review too: one verdict in both places.
+	first, _ := as.FindAttempt(ctx, got.Items[0].AttemptID)
+	first.SetScored(examsim.Verdict{Band: 1, RubricVersion: 5, Evidence: &examsim.Evidence{Confidence: 0.3}})
+	if err := as.UpdateScore(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := es.FindExam(ctx, e.ID); again.Items[0].Band != 1 || again.Items[0].RubricVersion != 5 || again.Items[0].Evidence == nil || again.Items[1].Band != 0 {
+		t.Errorf("after its attempt was rescored the exam answer reads %+v", again.Items[0].Verdict)
+	}
+	// Both answers go on the review schedule: the wrong one (Again) the
+	// next day, the complete one (Easy) days later.
 	cards, _ := rs.ListReviewCards(ctx, l.ID)
-	if len(cards) != 1 || cards[0].QuestionID != "empty-result-retry-loop" || !cards[0].Due.Equal(examStart.Add(3*time.Minute).AddDate(0, 0, 1)) {
-		t.Fatalf("review cards = %+v", cards)
+	answeredAt := examStart.Add(3 * time.Minute)
+	if len(cards) != 2 || cards[0].QuestionID != "empty-result-retry-loop" || !cards[0].Due.Equal(answeredAt.AddDate(0, 0, 1)) ||
+		cards[0].LastRating != examsim.RateAgain || cards[1].LastRating != examsim.RateEasy || !cards[1].Due.After(answeredAt.AddDate(0, 0, 5)) {
+		t.Fatalf("review cards = %+v %+v", cards[0], cards[len(cards)-1])
 	}
 	if n, _ := rs.CountDue(ctx, l.ID, examStart.Add(time.Hour)); n != 0 {
 		t.Errorf("due after an hour: %d", n)
@@ -153,23 +165,30 @@ func testPracticeAttemptsMoveTheReviewSchedule(t *testing.T, open opener) {
 		}
 	}
 	day := examStart
-	answer("q-right", true, "ครบถ้วน", 3, day)  // complete: never scheduled
-	answer("q-vague", true, "ไม่แน่ใจ", 1, day) // low band: scheduled
-	answer("q-wrong", false, "", 0, day)        // wrong: scheduled
+	answer("q-right", true, "ครบถ้วน", 3, day)  // complete: Easy
+	answer("q-vague", true, "ไม่แน่ใจ", 1, day) // low band: Hard
+	answer("q-wrong", false, "", 0, day)        // wrong: Again
 	answer("q-wrong", true, "ครบถ้วน", 3, day.AddDate(0, 0, 1))
 	cards, _ := rs.ListReviewCards(ctx, l.ID)
 	got := map[string]*examsim.ReviewCard{}
 	for _, c := range cards {
 		got[c.QuestionID] = c
 	}
-	if len(cards) != 2 || got["q-right"] != nil {
+	if len(cards) != 3 {
 		t.Fatalf("cards = %v", got)
 	}
-	if c := got["q-vague"]; c.Repetitions != 1 || !c.Due.Equal(day.AddDate(0, 0, 1)) {
-		t.Errorf("vague card = %+v", c)
+	// First answers: FSRS-6's initial stabilities w2 (Easy), w1 (Hard),
+	// w0 (Again), due after round(S) days, at least one.
+	for qid, want := range map[string]struct {
+		s   float64
+		due int
+	}{"q-right": {8.2956, 8}, "q-vague": {1.2931, 1}} {
+		if c := got[qid]; c.Reps != 1 || c.Stability != want.s || !c.Due.Equal(day.AddDate(0, 0, want.due)) {
+			t.Errorf("%s = %+v, want S %v due in %d days", qid, c, want.s, want.due)
+		}
 	}
-	// Wrong, then right a day later: the first successful repetition.
-	if c := got["q-wrong"]; c.Repetitions != 1 || c.IntervalDays != 1 || !c.Due.Equal(day.AddDate(0, 0, 2)) {
+	// Wrong, then right a day later: stability grows past the first one.
+	if c := got["q-wrong"]; c.Reps != 2 || c.LastRating != examsim.RateEasy || c.Stability <= 0.212 || !c.Due.After(day.AddDate(0, 0, 2)) {
 		t.Errorf("wrong-then-right card = %+v", c)
 	}
 	attempts, _ := as.ListAttempts(ctx, l.ID, 10)

@@ -160,6 +160,11 @@ func (s *LearnerService) MergeAnonymous(ctx context.Context, anonID, intoID int6
 		AND question_id NOT IN (SELECT question_id FROM review_cards WHERE learner_id = ?)`, intoID, anonID, intoID); err != nil {
 		return dbError(err)
 	}
+	// So do review settings, unless the account has its own.
+	if _, err := tx.ExecContext(ctx, `UPDATE review_settings SET learner_id = ? WHERE learner_id = ?
+		AND NOT EXISTS (SELECT 1 FROM review_settings WHERE learner_id = ?)`, intoID, anonID, intoID); err != nil {
+		return dbError(err)
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM learners WHERE id = ?`, anonID); err != nil {
 		return dbError(err)
 	}

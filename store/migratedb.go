@@ -16,7 +16,7 @@ import (
 // TestCopyTablesCoverTheSchema fails when a migration adds a table that is
 // not listed here.
 var copyTables = []string{
-	"learners", "secrets", "exams", "attempts", "exam_items", "predictions", "review_cards",
+	"learners", "secrets", "exams", "attempts", "exam_items", "predictions", "review_cards", "review_settings", "review_sessions",
 	"class_quizzes", "class_sessions", "class_players", "class_answers",
 	"sessions", "score_flags", "human_grades",
 }

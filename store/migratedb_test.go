@@ -15,7 +15,8 @@ import (
 
 // populated is a SQLite database with a row in every table migrate-db
 // copies: accounts, practice, an exam, a live room's answers, a flag, a
-// regrade, a prediction, a review card and a login session.
+// regrade, a prediction, a review card, review settings and session, and a
+// login session.
 func populated(t *testing.T) (*disputeWorld, string) {
 	t.Helper()
 	ctx := context.Background()
@@ -35,6 +36,15 @@ func populated(t *testing.T) (*disputeWorld, string) {
 	}
 	wrong := &examsim.Attempt{LearnerID: w.student, QuestionID: "q-wrong", Lang: examsim.English, Choice: "C"}
 	if err := w.attempts.CreateAttempt(ctx, wrong); err != nil { // a wrong answer makes a review card
+		t.Fatal(err)
+	}
+	reviews := store.NewReviewService(w.db)
+	if err := reviews.SetReviewSettings(ctx, w.student, examsim.ReviewSettings{DesiredRetention: 0.9,
+		ExamDate: time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reviews.StartSession(ctx, &examsim.ReviewSession{LearnerID: w.student, Mode: examsim.ModeReview,
+		QuestionIDs: []string{"q-wrong"}, Seed: 7, StartedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	token, err := store.NewSessionService(w.db).CreateSession(ctx, w.student, time.Now())

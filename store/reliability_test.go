@@ -36,7 +36,7 @@ func TestDurabilitySettings(t *testing.T) {
 }
 
 func attemptFor(learnerID int64, text string) *examsim.Attempt {
-	return &examsim.Attempt{LearnerID: learnerID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "B", Explanation: text, Verdict: examsim.Verdict{Score: 50, Band: 2, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{}, RubricVersion: 1}}
+	return &examsim.Attempt{LearnerID: learnerID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "B", Explanation: text, Verdict: examsim.Verdict{Band: 2, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{}, RubricVersion: 1}}
 }
 
 func wantStorageError(t *testing.T, err error, message string) {

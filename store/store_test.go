@@ -162,7 +162,7 @@ func testAttemptsRoundTripAndMerge(t *testing.T, open opener) {
 	db := open(t)
 	ls, as := store.NewLearnerService(db), store.NewAttemptService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
-	want := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true, Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Verdict: examsim.Verdict{Score: 83, Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}}, Misconceptions: []string{}, RubricVersion: 2}}
+	want := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true, Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Verdict: examsim.Verdict{Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}}, Misconceptions: []string{}, RubricVersion: 2}}
 	if err := as.CreateAttempt(ctx, want); err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +175,42 @@ func testAttemptsRoundTripAndMerge(t *testing.T, open opener) {
 	}
 	if _, err := as.FindAttempt(ctx, 9999); examsim.ErrorCode(err) != examsim.ENOTFOUND {
 		t.Errorf("missing attempt: %v", err)
+	}
+	// The whole verdict round-trips: confidence and evidence with the band,
+	// and a pending score until it is scored.
+	whole := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true,
+		Explanation: "validation error, fix the id", Verdict: examsim.Verdict{Band: 2, RubricVersion: 2,
+			Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{},
+			Evidence: &examsim.Evidence{Confidence: 0.85, Concepts: map[string][]examsim.Span{"validation": {{Start: 0, End: 16}}}}}}
+	pending := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true,
+		Explanation: "", Verdict: examsim.Verdict{RubricVersion: 2, Pending: true, Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
+	for _, a := range []*examsim.Attempt{whole, pending} {
+		if err := as.CreateAttempt(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		got, err := as.FindAttempt(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(a, got, cmpopts.EquateApproxTime(0), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("whole verdict round trip (-want +got):\n%s", diff)
+		}
+	}
+	pending.SetScored(examsim.Verdict{Band: 1, RubricVersion: 2, Evidence: &examsim.Evidence{Confidence: 0.4}})
+	if err := as.UpdateScore(ctx, pending); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := as.FindAttempt(ctx, pending.ID); got.Pending || got.Band != 1 || got.Evidence == nil || got.Evidence.Confidence != 0.4 {
+		t.Errorf("a pending score once scored reads back as %+v", got.Verdict)
+	}
+	// A score column written before the band was the verdict (band 3 beside
+	// 38) is never read: the score shown is the band's.
+	db.ExecSQL(t, `UPDATE attempts SET band = 3, score = 38 WHERE id = ?`, whole.ID)
+	if got, _ := as.FindAttempt(ctx, whole.ID); got.Score() != examsim.BandScore(3) {
+		t.Errorf("a band-3 attempt with a stale score column shows %d, want %d", got.Score(), examsim.BandScore(3))
+	}
+	for _, a := range []*examsim.Attempt{whole, pending} {
+		db.ExecSQL(t, `DELETE FROM attempts WHERE id = ?`, a.ID) // the rest of the test counts one attempt
 	}
 
 	// Logging in to an account brings the anonymous history along.

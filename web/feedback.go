@@ -6,7 +6,6 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
-	"github.com/examsim/examsim/scoring"
 )
 
 // scoredExplanation is what a practice attempt, an exam item and a class
@@ -55,14 +54,16 @@ type feedbackMisconception struct {
 
 // feedbackView is a scored explanation as a page shows it.
 type feedbackView struct {
-	Explanation    string
-	Segments       []textSegment // the explanation, evidence marked
-	Score          int
-	Band           int // the band that counts
-	AutoBand       int
-	Human          *examsim.HumanGrade
+	Explanation string
+	Segments    []textSegment // the explanation, evidence marked
+	Score       int           // of the band that counts
+	Band        int           // the band that counts
+	AutoBand    int
+	Human       *examsim.HumanGrade
+	// Pending: the explanation is kept but could not be scored yet.
+	Pending        bool
 	Confidence     float64 // meaningful only when Known
-	Known          bool    // the scorer's verdict could be reproduced, so its confidence and evidence are known
+	Known          bool    // the scorer's confidence and evidence were stored with its band
 	Concepts       []feedbackConcept
 	Misconceptions []feedbackMisconception
 	// TestID prefixes the data-testid hooks: "" on the attempt page,
@@ -87,7 +88,7 @@ func (f feedbackView) said(key string) string {
 
 // Unsure reports whether the learner should read the verdict as a guess.
 func (f feedbackView) Unsure() bool {
-	return f.Human == nil && f.Known && f.Confidence < scoring.UnsureBelow
+	return f.Human == nil && f.Known && f.Confidence < examsim.UnsureBelow
 }
 
 // flagView is the flag form or the state of a flag.
@@ -99,31 +100,16 @@ type flagView struct {
 	Error   string
 }
 
-// rescored scores the explanation again with its own rubric, to recover the
-// evidence and confidence that are not stored. It reports false when the
-// rubric has changed since or the scorer now reaches another verdict: then
-// nothing it says belongs to the stored score.
-func rescored(q *questions.Question, se scoredExplanation) (scoring.Result, bool) {
-	if q == nil || se.Explanation == "" {
-		return scoring.Result{}, false
+// buildFeedback pairs a stored verdict with the hints of the rubric in the
+// page's language (pageTx). Evidence and confidence are the ones stored with
+// the band, never a new scoring: they stay true to the band shown after a
+// rubric changes.
+func buildFeedback(pageTx *questions.Text, se scoredExplanation) feedbackView {
+	f := feedbackView{Explanation: se.Explanation, Score: se.Score(), Band: se.EffectiveBand(), AutoBand: se.Band, Human: se.Human,
+		Pending: se.Pending && se.Human == nil, Known: se.Evidence != nil && se.Human == nil && !se.Pending}
+	if f.Known {
+		f.Confidence = se.Evidence.Confidence
 	}
-	tx := q.Text(se.Lang)
-	if tx == nil || tx.Rubric == nil || tx.Rubric.Version != se.RubricVersion {
-		return scoring.Result{}, false
-	}
-	res, err := tx.Rubric.Score(se.Explanation)
-	if err != nil || res.Band != se.Band || !slices.Equal(res.Hits(), se.Concepts) || !slices.Equal(res.MisconceptionIDs(), se.Misconceptions) {
-		return scoring.Result{}, false
-	}
-	return res, true
-}
-
-// buildFeedback pairs a scored explanation with the hints of the rubric in
-// the page's language (pageTx), and with its evidence and confidence when
-// the scorer can reproduce its verdict (res, from rescored).
-func buildFeedback(pageTx *questions.Text, se scoredExplanation, res scoring.Result, known bool) feedbackView {
-	f := feedbackView{Explanation: se.Explanation, Score: se.Score, Band: se.Band, AutoBand: se.Band, Human: se.Human,
-		Known: known && se.Human == nil, Confidence: res.Confidence}
 	hints, whys := map[string]string{}, map[string]string{}
 	if pageTx != nil && pageTx.Rubric != nil {
 		for _, c := range pageTx.Rubric.Concepts {
@@ -142,7 +128,6 @@ func buildFeedback(pageTx *questions.Text, se scoredExplanation, res scoring.Res
 	if se.Human != nil {
 		// The teacher's ticks replace the scorer's verdicts, and the
 		// scorer's evidence with them.
-		f.Band = se.Human.Band
 		for _, c := range se.Human.Concepts {
 			f.Concepts = append(f.Concepts, feedbackConcept{Hit: c.Hit, Label: label(hints, c.ID)})
 		}
@@ -150,19 +135,21 @@ func buildFeedback(pageTx *questions.Text, se scoredExplanation, res scoring.Res
 		return f
 	}
 	var spans []markedSpan
-	for i, c := range se.Concepts {
+	for _, c := range se.Concepts {
 		fc := feedbackConcept{Hit: c.Hit, Label: label(hints, c.ID)}
 		if f.Known && c.Hit {
-			fc.Quotes = quotes(se.Explanation, res.Concepts[i].Evidence)
-			spans = appendSpans(spans, res.Concepts[i].Evidence, evidenceConcept)
+			ev := se.Evidence.Concepts[c.ID]
+			fc.Quotes = quotes(se.Explanation, ev)
+			spans = appendSpans(spans, ev, evidenceConcept)
 		}
 		f.Concepts = append(f.Concepts, fc)
 	}
-	for i, id := range se.Misconceptions {
+	for _, id := range se.Misconceptions {
 		fm := feedbackMisconception{Why: label(whys, id)}
 		if f.Known {
-			fm.Quotes = quotes(se.Explanation, res.Misconceptions[i].Evidence)
-			spans = appendSpans(spans, res.Misconceptions[i].Evidence, evidenceMisconception)
+			ev := se.Evidence.Misconceptions[id]
+			fm.Quotes = quotes(se.Explanation, ev)
+			spans = appendSpans(spans, ev, evidenceMisconception)
 		}
 		f.Misconceptions = append(f.Misconceptions, fm)
 	}
@@ -171,11 +158,11 @@ func buildFeedback(pageTx *questions.Text, se scoredExplanation, res scoring.Res
 }
 
 type markedSpan struct {
-	scoring.Span
+	examsim.Span
 	Kind string
 }
 
-func appendSpans(out []markedSpan, spans []scoring.Span, kind string) []markedSpan {
+func appendSpans(out []markedSpan, spans []examsim.Span, kind string) []markedSpan {
 	for _, s := range spans {
 		out = append(out, markedSpan{s, kind})
 	}
@@ -184,13 +171,13 @@ func appendSpans(out []markedSpan, spans []scoring.Span, kind string) []markedSp
 
 // validSpan reports whether s is a non-empty stretch of text that starts and
 // ends on character boundaries; anything else is ignored, never sliced.
-func validSpan(text string, s scoring.Span) bool {
+func validSpan(text string, s examsim.Span) bool {
 	return 0 <= s.Start && s.Start < s.End && s.End <= len(text) &&
 		utf8.RuneStart(text[s.Start]) && (s.End == len(text) || utf8.RuneStart(text[s.End]))
 }
 
 // quotes returns the learner's words each span covers, in order, once each.
-func quotes(text string, spans []scoring.Span) []string {
+func quotes(text string, spans []examsim.Span) []string {
 	var out []string
 	for _, s := range spans {
 		if validSpan(text, s) && !slices.Contains(out, text[s.Start:s.End]) {
@@ -240,7 +227,7 @@ func confidenceWord(c float64) string {
 	switch {
 	case c >= 0.8:
 		return "high"
-	case c >= scoring.UnsureBelow:
+	case c >= examsim.UnsureBelow:
 		return "fair"
 	}
 	return "low"

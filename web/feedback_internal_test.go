@@ -42,8 +42,10 @@ func renderFeedback(t *testing.T, lang examsim.Lang, text string, res scoring.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	se := scoredExplanation{Lang: lang, Explanation: text, Verdict: examsim.Verdict{Score: res.Score, Band: res.Band, Concepts: res.Hits(), Misconceptions: res.MisconceptionIDs(), RubricVersion: 1, Human: human}}
-	f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se, res, true)
+	v := res.Verdict(1)
+	v.Human = human
+	se := scoredExplanation{Lang: lang, Explanation: text, Verdict: v}
+	f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se)
 	f.ID = "-1"
 	f.Flag = flagView{Action: "/attempts/1/flag"}
 	var b bytes.Buffer
@@ -200,15 +202,55 @@ func TestHumanBandReplacesTheAutomaticOne(t *testing.T) {
 	}
 }
 
-func TestStaleVerdictShowsNoEvidence(t *testing.T) {
-	q := &questions.Question{Texts: map[examsim.Lang]*questions.Text{examsim.English: {Rubric: feedbackRubric}}}
-	se := scoredExplanation{Lang: examsim.English, Explanation: "anything", Verdict: examsim.Verdict{Band: 2, RubricVersion: 1, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "no-retry"}}}}
-	if _, ok := rescored(q, se); ok {
-		t.Error("a verdict the scorer no longer reaches was taken as reproduced")
+// TestVerdictWithoutStoredEvidenceShowsNone: a verdict stored before
+// evidence was kept shows its band and ticks, and neither quotes nor a
+// confidence it never had; nothing is scored again on read.
+func TestVerdictWithoutStoredEvidenceShowsNone(t *testing.T) {
+	text := "It is a validation error, the agent can fix it"
+	se := scoredExplanation{Lang: examsim.English, Explanation: text, Verdict: examsim.Verdict{Band: 2, RubricVersion: 1,
+		Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "no-retry"}}, Misconceptions: []string{"agent-can-fix"}}}
+	f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se)
+	if f.Known || f.Unsure() {
+		t.Errorf("known %v unsure %v, want neither for a verdict without stored evidence", f.Known, f.Unsure())
 	}
-	se.RubricVersion = 7
-	if _, ok := rescored(q, se); ok {
-		t.Error("a verdict of another rubric version was taken as reproduced")
+	for _, seg := range f.Segments {
+		if seg.Kind != "" {
+			t.Errorf("evidence %q shown without stored evidence", seg.Text)
+		}
+	}
+	if f.Score != examsim.BandScore(2) || f.Band != 2 {
+		t.Errorf("score %d band %d, want %d and 2", f.Score, f.Band, examsim.BandScore(2))
+	}
+}
+
+// TestPendingScoreIsShownAsPending: an answer whose explanation could not be
+// scored says so in every language, with no score or band.
+func TestPendingScoreIsShownAsPending(t *testing.T) {
+	cat, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range examsim.Langs {
+		se := scoredExplanation{Lang: lang, Explanation: "C is right.", Verdict: scoring.Pending(1)}
+		f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se)
+		var b bytes.Buffer
+		ctx := context.WithValue(context.Background(), pageKey{}, &Page{Lang: lang, Catalog: cat, CSRF: "tok"})
+		if err := explanationFeedback(f).Render(ctx, &b); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := goquery.NewDocumentFromReader(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Find("[data-testid=score-pending]").Text(); got != cat.T(lang, "feedback.score_pending") {
+			t.Errorf("%s: pending note %q", lang, got)
+		}
+		if doc.Find("[data-testid=score-value], [data-testid=band], [data-testid=concept-miss]").Length() != 0 {
+			t.Errorf("%s: a pending score shows a score, band or missed concept", lang)
+		}
+		if got := doc.Find("[data-testid=learner-explanation]").Text(); got != "C is right." {
+			t.Errorf("%s: the kept answer reads %q", lang, got)
+		}
 	}
 }
 
@@ -216,23 +258,24 @@ func TestWhatWaitsInTheQueue(t *testing.T) {
 	open := &examsim.Flag{CreatedAt: time.Now()}
 	resolved := &examsim.Flag{CreatedAt: time.Now(), ResolvedAt: time.Now()}
 	human := &examsim.HumanGrade{Band: 2}
+	unsure := &examsim.Evidence{Confidence: 0.3}
+	sure := &examsim.Evidence{Confidence: 0.9}
 	tests := []struct {
-		name             string
-		g                examsim.Gradable
-		unsure           bool
-		flagged, unsure2 bool
+		name            string
+		g               examsim.Gradable
+		flagged, unsure bool
 	}{
-		{"an open flag", examsim.Gradable{Flag: open}, false, true, false},
-		{"an open flag after a regrade", examsim.Gradable{Flag: open, Verdict: examsim.Verdict{Human: human}}, true, true, false},
-		{"a resolved flag", examsim.Gradable{Flag: resolved, Verdict: examsim.Verdict{Human: human}}, false, false, false},
-		{"unsure, never regraded", examsim.Gradable{}, true, false, true},
-		{"unsure but regraded", examsim.Gradable{Verdict: examsim.Verdict{Human: human}}, true, false, false},
-		{"sure and unflagged", examsim.Gradable{}, false, false, false},
+		{"an open flag", examsim.Gradable{Flag: open, Verdict: examsim.Verdict{Evidence: sure}}, true, false},
+		{"an open flag after a regrade", examsim.Gradable{Flag: open, Verdict: examsim.Verdict{Human: human, Evidence: unsure}}, true, false},
+		{"a resolved flag", examsim.Gradable{Flag: resolved, Verdict: examsim.Verdict{Human: human}}, false, false},
+		{"unsure, never regraded", examsim.Gradable{Verdict: examsim.Verdict{Evidence: unsure}}, false, true},
+		{"unsure but regraded", examsim.Gradable{Verdict: examsim.Verdict{Human: human, Evidence: unsure}}, false, false},
+		{"sure and unflagged", examsim.Gradable{Verdict: examsim.Verdict{Evidence: sure}}, false, false},
+		{"confidence unknown (stored before it was kept)", examsim.Gradable{}, false, false},
 	}
 	for _, tc := range tests {
-		flagged, unsure := inQueue(&tc.g, tc.unsure)
-		if flagged != tc.flagged || unsure != tc.unsure2 {
-			t.Errorf("%s: flagged %v unsure %v, want %v %v", tc.name, flagged, unsure, tc.flagged, tc.unsure2)
+		if flagged, unsure := tc.g.Flag.Open(), tc.g.Unsure(); flagged != tc.flagged || unsure != tc.unsure {
+			t.Errorf("%s: flagged %v unsure %v, want %v %v", tc.name, flagged, unsure, tc.flagged, tc.unsure)
 		}
 	}
 }

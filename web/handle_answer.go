@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -34,17 +33,16 @@ func (s *Server) handleAnswer(c echo.Context) error {
 		})
 	}
 
-	res, err := tx.Rubric.Score(form.Explanation)
-	if err != nil {
-		return err
-	}
+	// A scorer failure leaves the score pending: the answer is stored all
+	// the same, and scored again on its next view.
+	verdict := scoring.VerdictOf(tx.Rubric, form.Choice, form.Explanation)
 	learner, err := s.ensureLearner(c)
 	if err != nil {
 		return s.answerNotSaved(c, err, q, tx, form)
 	}
 	a := &examsim.Attempt{
 		LearnerID: learner.ID, QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
-		Explanation: form.Explanation, Verdict: res.Verdict(tx.Rubric.Version),
+		Explanation: form.Explanation, Verdict: verdict,
 		CreatedAt: s.now(), // the clock reviews are scheduled by
 	}
 	if err := s.Attempts.CreateAttempt(c.Request().Context(), a); err != nil {
@@ -66,20 +64,11 @@ func (s *Server) answerNotSaved(c echo.Context, err error, q *questions.Question
 	return Render(c, http.StatusServiceUnavailable, QuestionPage(q, tx, form))
 }
 
-// checkAnswer says what the learner must fix before an answer is scored: a
-// choice missing or not among the question's letters, or an explanation
-// over the scorer's limit.
+// checkAnswer says what the learner must fix before an answer is scored: the
+// one rule practice, exams and class share (questions.Text.CheckAnswer).
 func checkAnswer(tx *questions.Text, form answerForm) error {
-	switch {
-	case form.Choice == "":
-		return examsim.E(examsim.EINVALID, "practice.error_no_choice")
-	case !hasOption(tx, form.Choice):
-		return examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", form.Choice)
-	}
-	return scoring.CheckLength(form.Explanation)
+	return tx.CheckAnswer(form.Choice, form.Explanation, false)
 }
 
 // hasOption reports whether letter is one of the question's options.
-func hasOption(tx *questions.Text, letter string) bool {
-	return slices.ContainsFunc(tx.Options, func(o questions.Option) bool { return o.Letter == letter })
-}
+func hasOption(tx *questions.Text, letter string) bool { return tx.HasOption(letter) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
 )
 
 // handleAttempt shows the result of one of the learner's own attempts. Other
@@ -28,18 +29,17 @@ func (s *Server) renderAttempt(c echo.Context, status int, a *examsim.Attempt, f
 		return examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", a.QuestionID)
 	}
 	tx := s.text(c, q)
+	s.scorePending(c, q, a)
 	fb, err := s.attemptFeedback(c, q, tx, a, form)
 	if err != nil {
 		return err
 	}
-	return Render(c, status, AttemptPage(q, tx, a, s.nextQuestion(q.ID), fb))
+	return Render(c, status, AttemptPage(q, tx, a, s.attemptNext(c, a), fb))
 }
 
 // attemptFeedback builds an attempt's feedback with its flag state.
 func (s *Server) attemptFeedback(c echo.Context, q *questions.Question, tx *questions.Text, a *examsim.Attempt, form flagView) (feedbackView, error) {
-	se := attemptScored(a)
-	res, known := rescored(q, se)
-	fb := buildFeedback(tx, se, res, known)
+	fb := buildFeedback(tx, attemptScored(a))
 	fb.ID = "-" + strconv.FormatInt(a.ID, 10)
 	if s.Disputes == nil {
 		return fb, nil
@@ -52,6 +52,28 @@ func (s *Server) attemptFeedback(c echo.Context, q *questions.Question, tx *ques
 	form.Action = attemptURL(a.ID) + "/flag"
 	fb.Flag = form
 	return fb, nil
+}
+
+// scorePending scores again an attempt whose score is pending, with the
+// rubric of the language it was written in, and stores the verdict. If
+// scoring fails again, or the verdict cannot be stored now, the page shows
+// the answer kept with its score pending, and the next view tries again.
+func (s *Server) scorePending(c echo.Context, q *questions.Question, a *examsim.Attempt) {
+	tx := q.Text(a.Lang)
+	if !a.Pending || tx == nil || tx.Rubric == nil {
+		return
+	}
+	v := scoring.VerdictOf(tx.Rubric, a.Choice, a.Explanation)
+	if v.Pending {
+		return
+	}
+	scored := *a
+	scored.SetScored(v)
+	if err := s.Attempts.UpdateScore(c.Request().Context(), &scored); err != nil {
+		s.Logger.Warn("storing a pending score once scored; the next view tries again", "attempt", a.ID, "err", err)
+		return
+	}
+	*a = scored
 }
 
 func attemptURL(id int64) string { return "/attempts/" + strconv.FormatInt(id, 10) }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
-	"github.com/examsim/examsim/scoring"
 )
 
 // examAnswerForm is one exam answer as typed, kept across a failed submit.
@@ -104,6 +104,11 @@ func (s *Server) handleExamAnswer(c echo.Context) error {
 		return err
 	}
 	p := pageOf(c)
+	q, ok := s.Bank.Question(it.QuestionID)
+	if !ok {
+		return examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", it.QuestionID)
+	}
+	tx := s.text(c, q)
 	form := examAnswerForm{
 		Choice:      c.FormValue("choice"),
 		Explanation: strings.TrimSpace(c.FormValue("explanation")),
@@ -113,12 +118,18 @@ func (s *Server) handleExamAnswer(c echo.Context) error {
 	if form.Choice != "" {
 		var ok bool
 		if own, ok = it.OwnLetter(form.Choice); !ok {
-			form.Error = p.Catalog.T(p.Lang, "practice.error_bad_choice", "Choice", form.Choice)
-			form.Choice = ""
+			own = form.Choice // not a letter shown: the rule below refuses it
 		}
 	}
-	if form.Error == "" && scoring.CheckLength(form.Explanation) != nil {
-		form.Error = p.Catalog.T(p.Lang, "error.explanation_too_long", "Max", scoring.MaxExplanation)
+	// The one rule for an answer (an exam item may be left open); the error
+	// names the letter as the learner saw it.
+	if err := tx.CheckAnswer(own, form.Explanation, true); err != nil {
+		var e *examsim.Error
+		if errors.As(err, &e) && e.MessageID == "practice.error_bad_choice" {
+			e = examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", form.Choice)
+			form.Choice = ""
+		}
+		form.Error = p.errorText(e)
 	}
 	if form.Error != "" {
 		v, err := s.examQuestionView(c, e, it, form)

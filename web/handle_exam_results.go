@@ -2,11 +2,14 @@ package web
 
 import (
 	"net/http"
+	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/exam"
 	"github.com/examsim/examsim/questions"
 )
 
@@ -50,7 +53,18 @@ type examResultsView struct {
 	Wrong     int // questions not answered right
 	Concepts  []conceptRow
 	Items     []examResultItem
+	// Objectives is the per-objective report of a blueprint exam.
+	Objectives []objectiveRow
 }
+
+// objectiveRow is one objective's result in a blueprint exam.
+type objectiveRow struct {
+	Topic, Objective string
+	Correct, Total   int
+}
+
+// Percent is the share right, rounded down.
+func (r objectiveRow) Percent() int { return 100 * r.Correct / max(r.Total, 1) }
 
 // handleExamResults shows a submitted exam's score, the pass or fail line,
 // the per-concept breakdown and a review of every question (or only the
@@ -74,6 +88,9 @@ func (s *Server) handleExamResults(c echo.Context) error {
 		if !ok {
 			continue
 		}
+		if e.Blueprint {
+			v.addObjective(s.Bank, q, it.Correct)
+		}
 		for _, concept := range q.Concepts {
 			row := stats[concept]
 			if row == nil {
@@ -93,18 +110,46 @@ func (s *Server) handleExamResults(c echo.Context) error {
 		}
 		v.Items = append(v.Items, examResultItem{Item: it, Q: q, Tx: tx, Options: shownOptions(it, tx), Feedback: fb})
 	}
+	sort.SliceStable(v.Objectives, func(i, j int) bool { return v.Objectives[i].Objective < v.Objectives[j].Objective })
 	for _, id := range topicConceptOrder(s.Bank, order) {
 		v.Concepts = append(v.Concepts, *stats[id])
 	}
 	return Render(c, http.StatusOK, ExamResultsPage(v))
 }
 
+// addObjective counts an item under its question's objective, keeping the
+// objectives in the order they are first met.
+func (v *examResultsView) addObjective(bank *questions.Bank, q *questions.Question, correct bool) {
+	tp, ok := bank.Topic(q.Topic)
+	if !ok {
+		return
+	}
+	id := exam.ObjectiveOf(tp, q)
+	i := slices.IndexFunc(v.Objectives, func(r objectiveRow) bool { return r.Topic == q.Topic && r.Objective == id })
+	if i < 0 {
+		v.Objectives = append(v.Objectives, objectiveRow{Topic: q.Topic, Objective: id})
+		i = len(v.Objectives) - 1
+	}
+	v.Objectives[i].Total++
+	if correct {
+		v.Objectives[i].Correct++
+	}
+}
+
 // itemFeedback builds an exam item's feedback; once the exam is submitted
 // an answered item is an attempt, and is flagged as one.
 func (s *Server) itemFeedback(c echo.Context, q *questions.Question, tx *questions.Text, it *examsim.ExamItem) (feedbackView, error) {
-	se := itemScored(it)
-	res, known := rescored(q, se)
-	fb := buildFeedback(tx, se, res, known)
+	if it.Pending && it.AttemptID != 0 {
+		// Scored on this view, through its attempt: UpdateScore keeps the
+		// exam answer in step.
+		if a, err := s.Attempts.FindAttempt(c.Request().Context(), it.AttemptID); err == nil {
+			s.scorePending(c, q, a)
+			if !a.Pending {
+				it.SetScored(a.Verdict)
+			}
+		}
+	}
+	fb := buildFeedback(tx, itemScored(it))
 	fb.TestID = "item-"
 	if s.Disputes == nil || it.AttemptID == 0 {
 		return fb, nil

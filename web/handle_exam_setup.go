@@ -18,13 +18,14 @@ import (
 // examSetupForm is the exam setup as the learner typed it, kept across a
 // failed submit.
 type examSetupForm struct {
-	Topics   []string
-	Count    string
-	Minutes  string
-	PassMark string
-	Concept  string
-	Missed   bool
-	Error    string // already translated
+	Topics    []string
+	Count     string
+	Minutes   string
+	PassMark  string
+	Concept   string
+	Missed    bool
+	Blueprint bool   // draw per objective by weight
+	Error     string // already translated
 }
 
 // examSetupView is what the setup page shows.
@@ -88,6 +89,7 @@ func (s *Server) handleExamStart(c echo.Context) error {
 		Concept:  params.Get("concept"),
 		Missed:   params.Get("missed") == "1",
 	}
+	f.Blueprint = params.Get("blueprint") == "1"
 	show := func(_ int, reason string) error {
 		f.Error = reason
 		return s.renderSetup(c, http.StatusUnprocessableEntity, f)
@@ -115,11 +117,23 @@ func (s *Server) handleExamStart(c echo.Context) error {
 		return err
 	}
 	seed := rand.Int64() // #nosec G404 -- picks and orders the questions the learner then sees; not a secret
+	count := n.count
+	if f.Blueprint {
+		var topics []*questions.Topic
+		for _, id := range f.Topics {
+			tp, _ := s.Bank.Topic(id)
+			topics = append(topics, tp)
+		}
+		if pool, _ = exam.Blueprint(s.Bank, topics, pool, n.count, seed); len(pool) == 0 {
+			return formError(c, examsim.E(examsim.EINVALID, "exam.error_no_blueprint"), show)
+		}
+		count = len(pool)
+	}
 	now := s.now()
 	e := &examsim.Exam{
-		LearnerID: learner.ID, Lang: p.Lang, Topics: f.Topics, Concept: f.Concept, MissedOnly: f.Missed,
+		LearnerID: learner.ID, Lang: p.Lang, Topics: f.Topics, Concept: f.Concept, MissedOnly: f.Missed, Blueprint: f.Blueprint,
 		PassMark: n.passMark, Seed: seed, StartedAt: now, Deadline: now.Add(time.Duration(n.minutes) * time.Minute),
-		Items: examsim.ShuffleExam(seed, pool, n.count, s.optionLetters),
+		Items: examsim.ShuffleExam(seed, pool, count, s.optionLetters),
 	}
 	if err := s.Exams.CreateExam(c.Request().Context(), e); err != nil {
 		return err
@@ -159,4 +173,44 @@ func (s *Server) checkSetup(f examSetupForm) (setupNumbers, error) {
 		return n, examsim.E(examsim.EINVALID, "exam.error_concept")
 	}
 	return setupNumbers{count: count, minutes: minutes, passMark: passMark}, nil
+}
+
+// handleExamAgain starts a new exam from a submitted one's results: the
+// same questions in a new order ("all"), or only those answered wrongly or
+// not at all ("wrong"), each with a newly shuffled order and options and
+// the same time per question.
+func (s *Server) handleExamAgain(c echo.Context) error {
+	e, err := s.ownExam(c)
+	if err != nil {
+		return err
+	}
+	if !e.Submitted() {
+		return c.Redirect(http.StatusSeeOther, questionURL(e, firstOpenPosition(e)))
+	}
+	var ids []string
+	switch c.FormValue("which") {
+	case "all":
+		ids = e.QuestionIDs()
+	case "wrong":
+		ids = e.Wrong()
+	default:
+		return examsim.E(examsim.EINVALID, "exam.error_again")
+	}
+	ids = slices.DeleteFunc(ids, func(id string) bool { _, ok := s.Bank.Question(id); return !ok })
+	if len(ids) == 0 {
+		return examsim.E(examsim.EINVALID, "exam.error_nothing_wrong")
+	}
+	per := e.Deadline.Sub(e.StartedAt) / time.Duration(max(len(e.Items), 1))
+	seed := rand.Int64() // #nosec G404 -- orders the questions the learner then sees; not a secret
+	now := s.now()
+	again := &examsim.Exam{
+		LearnerID: e.LearnerID, Lang: pageOf(c).Lang, Topics: e.Topics, Concept: e.Concept, PassMark: e.PassMark,
+		Blueprint: e.Blueprint && len(ids) == len(e.Items), Seed: seed, StartedAt: now,
+		Deadline: now.Add(max(per*time.Duration(len(ids)), time.Minute)),
+		Items:    examsim.ShuffleExam(seed, ids, len(ids), s.optionLetters),
+	}
+	if err := s.Exams.CreateExam(c.Request().Context(), again); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, questionURL(again, 1))
 }

@@ -42,6 +42,7 @@ type exportAttempt struct {
 	Band           int                  `json:"band"` // the band that counts: a teacher's regrade, else the automatic one
 	AutoBand       int                  `json:"auto_band"`
 	Regraded       bool                 `json:"regraded"`
+	ScorePending   bool                 `json:"score_pending,omitempty"` // kept, not yet scored
 	Concepts       []examsim.ConceptHit `json:"concepts"`
 	Misconceptions []string             `json:"misconceptions"`
 	RubricVersion  int                  `json:"rubric_version"`
@@ -65,26 +66,29 @@ type exportExam struct {
 }
 
 type exportExamItem struct {
-	Position    int      `json:"position"`
-	QuestionID  string   `json:"question_id"`
-	OptionOrder []string `json:"option_order"`
-	Choice      string   `json:"choice"`
-	Flagged     bool     `json:"flagged"`
-	Explanation string   `json:"explanation"`
-	Correct     bool     `json:"correct"`
-	Score       int      `json:"score"`
-	Band        int      `json:"band"` // the band that counts, as for attempts
-	AutoBand    int      `json:"auto_band"`
-	Regraded    bool     `json:"regraded"`
+	Position     int      `json:"position"`
+	QuestionID   string   `json:"question_id"`
+	OptionOrder  []string `json:"option_order"`
+	Choice       string   `json:"choice"`
+	Flagged      bool     `json:"flagged"`
+	Explanation  string   `json:"explanation"`
+	Correct      bool     `json:"correct"`
+	Score        int      `json:"score"`
+	Band         int      `json:"band"` // the band that counts, as for attempts
+	AutoBand     int      `json:"auto_band"`
+	Regraded     bool     `json:"regraded"`
+	ScorePending bool     `json:"score_pending,omitempty"`
 }
 
 type exportCard struct {
-	QuestionID   string    `json:"question_id"`
-	Repetitions  int       `json:"repetitions"`
-	IntervalDays int       `json:"interval_days"`
-	Ease         float64   `json:"ease"`
-	Due          time.Time `json:"due"`
-	ReviewedAt   time.Time `json:"reviewed_at"`
+	QuestionID string    `json:"question_id"`
+	Stability  float64   `json:"stability_days"`
+	Difficulty float64   `json:"difficulty"`
+	Reps       int       `json:"reps"`
+	Lapses     int       `json:"lapses"`
+	LastRating int       `json:"last_rating"`
+	Due        time.Time `json:"due"`
+	ReviewedAt time.Time `json:"reviewed_at"`
 }
 
 // export gathers the current learner's data. A visitor who has done
@@ -112,7 +116,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 		doc.Attempts = append(doc.Attempts, exportAttempt{
 			ID: a.ID, CreatedAt: a.CreatedAt, Source: a.Source, ExamID: a.ExamID, QuestionID: a.QuestionID,
 			QuestionTitle: title(a.QuestionID), Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-			Explanation: a.Explanation, Score: a.Score, Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
+			Explanation: a.Explanation, Score: a.Score(), Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
+			ScorePending:   a.Pending,
 			Concepts:       examsim.NonNil(a.Concepts),
 			Misconceptions: examsim.NonNil(a.Misconceptions), RubricVersion: a.RubricVersion,
 		})
@@ -132,8 +137,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 		}
 		for _, it := range e.Items {
 			x.Items = append(x.Items, exportExamItem{Position: it.Position, QuestionID: it.QuestionID, OptionOrder: it.Options,
-				Choice: it.Choice, Flagged: it.Flagged, Explanation: it.Explanation, Correct: it.Correct, Score: it.Score,
-				Band: it.EffectiveBand(), AutoBand: it.Band, Regraded: it.Human != nil})
+				Choice: it.Choice, Flagged: it.Flagged, Explanation: it.Explanation, Correct: it.Correct, Score: it.Score(),
+				Band: it.EffectiveBand(), AutoBand: it.Band, Regraded: it.Human != nil, ScorePending: it.Pending})
 		}
 		doc.Exams = append(doc.Exams, x)
 	}
@@ -142,8 +147,9 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 		return nil, err
 	}
 	for _, card := range cards {
-		doc.ReviewCards = append(doc.ReviewCards, exportCard{QuestionID: card.QuestionID, Repetitions: card.Repetitions,
-			IntervalDays: card.IntervalDays, Ease: card.Ease, Due: card.Due, ReviewedAt: card.ReviewedAt})
+		doc.ReviewCards = append(doc.ReviewCards, exportCard{QuestionID: card.QuestionID, Stability: card.Stability,
+			Difficulty: card.Difficulty, Reps: card.Reps, Lapses: card.Lapses, LastRating: int(card.LastRating),
+			Due: card.Due, ReviewedAt: card.ReviewedAt})
 	}
 	return doc, nil
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/examsim/examsim/questions"
 )
 
-// gradingCandidates is how many of the latest unflagged explanations per
-// kind the queue checks for unsure scores.
+// gradingCandidates is how many of the latest unsure, unflagged
+// explanations per kind the queue lists.
 const gradingCandidates = 300
 
 // queueRow is one explanation in the review queue.
@@ -23,12 +23,6 @@ type queueRow struct {
 	Flagged bool // the learner flagged it and no teacher has regraded it since
 	Unsure  bool // the scorer was unsure and no teacher has regraded it
 	URL     string
-}
-
-// inQueue decides why, if at all, an explanation waits for a teacher: an
-// open flag, or an unsure score nobody has regraded.
-func inQueue(g *examsim.Gradable, unsure bool) (flagged, unsureScore bool) {
-	return g.Flag.Open(), g.Human == nil && unsure
 }
 
 // gradingView is the queue page.
@@ -70,11 +64,7 @@ func (s *Server) handleGradingQueue(c echo.Context) error {
 	}
 	for _, g := range list {
 		q, _ := s.Bank.Question(g.QuestionID)
-		res, known := rescored(q, gradableScored(g))
-		flagged, unsure := inQueue(g, known && res.Unsure())
-		if !flagged && !unsure {
-			continue
-		}
+		flagged, unsure := g.Flag.Open(), g.Unsure()
 		title := g.QuestionID
 		if q != nil {
 			title = s.text(c, q).Title
@@ -134,8 +124,7 @@ func (s *Server) regradeForm(c echo.Context, g *examsim.Gradable, q *questions.Q
 	tx := s.text(c, q)
 	se := gradableScored(g)
 	se.Human = nil // the teacher reads what the scorer saw, evidence and all
-	res, known := rescored(q, se)
-	v := regradeView{G: g, Q: q, Title: tx.Title, Feedback: buildFeedback(tx, se, res, known), Band: band, URL: gradingURL(g.Target)}
+	v := regradeView{G: g, Q: q, Title: tx.Title, Feedback: buildFeedback(tx, se), Band: band, URL: gradingURL(g.Target)}
 	v.Feedback.ForTeacher = true
 	hints := map[string]string{}
 	for _, c := range tx.Rubric.Concepts {

@@ -15,6 +15,7 @@ func (s *Server) handleMe(c echo.Context) error {
 	var exams []*examsim.Exam
 	var predictions []*examsim.Prediction
 	due := 0
+	var examDay *examDayView
 	if l := pageOf(c).Learner; l != nil {
 		ctx := c.Request().Context()
 		var err error
@@ -42,6 +43,9 @@ func (s *Server) handleMe(c echo.Context) error {
 			if due, err = s.Reviews.CountDue(ctx, l.ID, s.now()); err != nil {
 				return err
 			}
+			if examDay, err = s.examForecast(c, l.ID); err != nil {
+				return err
+			}
 		}
 		if s.Predictions != nil {
 			if predictions, err = s.Predictions.ListPredictions(ctx, l.ID, 200); err != nil {
@@ -51,5 +55,6 @@ func (s *Server) handleMe(c echo.Context) error {
 	}
 	v := buildProgress(s.Bank, attempts, exams, s.now())
 	v.DueCount = due
+	v.ExamDay = examDay
 	return Render(c, http.StatusOK, MePage(s.Bank, v, predictions))
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
@@ -27,6 +29,7 @@ type progressView struct {
 	Weakest   []conceptRow
 	Days      []dayCount // the last timelineDays days, oldest first
 	Readiness readiness
+	ExamDay   *examDayView // nil without an exam date ahead
 }
 
 // dayCount is one day of the attempts-over-time chart.
@@ -117,17 +120,21 @@ func timeline(attempts []*examsim.Attempt, now time.Time, days int) []dayCount {
 	return out
 }
 
-// The chart geometry, in SVG user units; the SVG scales to its box.
+// The chart geometry, in SVG user units; the SVG scales to its box. The
+// width is near a phone's, so its 15-unit text stays at least 11 px on a
+// 360 px screen (style.css caps the box on wider ones).
 const (
-	chartWidth   = 520
+	chartWidth   = 380
 	timelineH    = 220
 	plotLeft     = 40
 	plotRight    = 8
 	plotTop      = 12
 	plotBottom   = 36
 	conceptRowH  = 46
-	conceptBarW  = 320
-	conceptLabel = 18 // baseline of a concept's name within its row
+	conceptBarW  = 210
+	conceptLabel = 18 // baseline of a concept's name's first line within its row
+	labelLineH   = 18 // each further line of a concept's name
+	labelRunes   = 40 // a concept's name longer than this wraps
 )
 
 // niceCeiling rounds n up to 1, 2 or 5 times a power of ten, for an axis.
@@ -153,6 +160,8 @@ type timelineBar struct {
 	CorrectY, CorrectH float64
 	WrongY, WrongH     float64
 	Label              string // the day, on every fifth bar
+	LabelX             float64
+	Anchor             string // the label's text-anchor: the last one ends at the edge, not past it
 }
 
 // timelineChart lays out the attempts-over-time chart.
@@ -192,6 +201,10 @@ func layoutTimeline(ctx context.Context, days []dayCount) timelineChart {
 		b.WrongY = b.CorrectY - b.WrongH
 		if (len(days)-1-i)%5 == 0 {
 			b.Label = shortDate(ctx, d.Day)
+			b.LabelX, b.Anchor = b.X+b.W/2, "middle"
+			if i == len(days)-1 {
+				b.LabelX, b.Anchor = chartWidth-plotRight, "end"
+			}
 		}
 		c.Bars = append(c.Bars, b)
 	}
@@ -201,10 +214,34 @@ func layoutTimeline(ctx context.Context, days []dayCount) timelineChart {
 // conceptBar is one concept's row in a per-concept chart.
 type conceptBar struct {
 	Row   conceptRow
-	Y     float64 // the row's top
-	W     float64 // the bar's width; 0 when there is nothing to draw
-	Value string  // the value as text, in the page language
-	None  bool    // no data for this concept
+	Y     float64  // the row's top
+	W     float64  // the bar's width; 0 when there is nothing to draw
+	Value string   // the value as text, in the page language
+	None  bool     // no data for this concept
+	Lines []string // the concept's name, wrapped
+}
+
+// Bar is the top of the bar within its row, below the name's lines.
+func (b conceptBar) Bar() float64 { return b.Y + 24 + float64(len(b.Lines)-1)*labelLineH }
+
+// wrapLabel breaks a name longer than labelRunes into lines at spaces
+// (Thai, which has none between words, at its spaces between phrases), each
+// line as full as it can be.
+func wrapLabel(name string) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(name) {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= labelRunes:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }
 
 // barStartsObjective says whether bar i opens a new objective's group.
@@ -221,8 +258,10 @@ func barStartsObjective(bars []conceptBar, i int) bool {
 // is false, else the mean explanation band (of 3).
 func layoutConcepts(ctx context.Context, rows []conceptRow, bands bool) []conceptBar {
 	out := make([]conceptBar, len(rows))
+	y := 0.0
 	for i, r := range rows {
-		b := conceptBar{Row: r, Y: float64(i * conceptRowH)}
+		b := conceptBar{Row: r, Y: y, Lines: wrapLabel(conceptName(ctx, r.Topic, r.Stat.Concept))}
+		y += conceptRowH + float64(len(b.Lines)-1)*labelLineH
 		switch {
 		case bands && r.Stat.Explained == 0, !bands && r.Stat.Answered == 0:
 			b.None = true
@@ -239,7 +278,14 @@ func layoutConcepts(ctx context.Context, rows []conceptRow, bands bool) []concep
 	return out
 }
 
-func conceptChartHeight(n int) int { return max(n, 1)*conceptRowH + 4 }
+// conceptChartHeight is the height of the bars' rows.
+func conceptChartHeight(bars []conceptBar) int {
+	if len(bars) == 0 {
+		return conceptRowH + 4
+	}
+	last := bars[len(bars)-1]
+	return int(last.Bar()) + conceptRowH - 24 + 4
+}
 
 // shortDate writes a day the way the page language writes a short date.
 func shortDate(ctx context.Context, d time.Time) string {
@@ -274,19 +320,33 @@ func conceptBarClass(bands bool) string {
 }
 
 // reviewLastKey names what the last answer to a review card was like.
-func reviewLastKey(quality int) string {
-	switch {
-	case quality <= 1:
+func reviewLastKey(r examsim.ReviewRating) string {
+	switch r {
+	case examsim.RateAgain:
 		return "review.last_wrong"
-	case quality == 2:
-		return "review.last_band0"
-	case quality == 3:
-		return "review.last_vague"
+	case examsim.RateHard:
+		return "review.last_hard"
+	case examsim.RateGood:
+		return "review.last_good"
 	}
-	return "review.last_good"
+	return "review.last_easy"
 }
 
 // daysUntil counts whole days from now until t, at least 1 for a future t.
 func daysUntil(now, t time.Time) int {
 	return max(int(math.Ceil(t.Sub(now).Hours()/24)), 1)
+}
+
+func sessionTitleKey(m examsim.ReviewMode) string {
+	if m == examsim.ModeCram {
+		return "review.cram_title"
+	}
+	return "review.session_title"
+}
+
+func doneTitleKey(m examsim.ReviewMode) string {
+	if m == examsim.ModeCram {
+		return "review.cram_done"
+	}
+	return "review.done_title"
 }

@@ -181,12 +181,42 @@ func TestReviewDueComesBackOnSchedule(t *testing.T) {
 	if items := queue.doc.Find(`[data-testid=review-item]`); items.Length() != 1 || items.AttrOr("data-question-id", "") != "malformed-order-id" {
 		t.Errorf("review queue: %d items", items.Length())
 	}
-	if p := c.get("/review/next"); p.header.Get("Location") != "/practice/malformed-order-id" {
-		t.Errorf("/review/next went to %q", p.header.Get("Location"))
+	// A session walks the one due card, with its options in an order of
+	// the session's own, and the answer is stored under the bank's letter.
+	if p := c.post("/review", "/review/start", url.Values{"mode": {"review"}}); p.header.Get("Location") != "/review/session" {
+		t.Fatalf("starting a session went to %q", p.header.Get("Location"))
 	}
-	// Answering it well moves it out of the queue for a day.
-	c.post("/practice/malformed-order-id", "/practice/malformed-order-id", url.Values{"choice": {"A"},
+	card := c.get("/review/session")
+	if got := card.doc.Find(`[data-testid=review-card]`); got.AttrOr("data-position", "") != "1" || got.AttrOr("data-total", "") != "1" {
+		t.Fatalf("session card: %q", card.body)
+	}
+	if p := c.get("/review/next"); p.header.Get("Location") != "/review/session" {
+		t.Errorf("/review/next during a session went to %q", p.header.Get("Location"))
+	}
+	shown := card.doc.Find(`[data-own=A]`).AttrOr("data-testid", "")
+	res := c.post("/review/session", "/review/session", url.Values{"position": {"0"}, "choice": {strings.TrimPrefix(shown, "option-")},
 		"explanation": {"A validation error: the input is malformed, the agent can fix the id, and the same input fails again."}})
+	loc := res.header.Get("Location")
+	if !strings.HasSuffix(loc, "?session=1") {
+		t.Fatalf("the answer went to %q", loc)
+	}
+	result := c.get(loc)
+	if v := result.doc.Find(`[data-testid=verdict]`).AttrOr("data-correct", ""); v != "true" {
+		t.Errorf("the right option under shown letter %s was stored as wrong (%q)", shown, v)
+	}
+	if got := result.doc.Find(`[data-testid=explained-`+strings.TrimPrefix(shown, "option-")+`]`).AttrOr("data-own", ""); got != "A" {
+		t.Errorf("the result lists under shown letter %s the option %q, want A as the session showed it", shown, got)
+	}
+	if result.doc.Find(`[data-testid=review-next]`).AttrOr("href", "") != "/review/session" {
+		t.Error("the result does not lead back to the session")
+	}
+	if c.get("/review/session").doc.Find(`[data-testid=review-done]`).Length() != 1 {
+		t.Error("the session is not done after its one card")
+	}
+	// The same form again counts once.
+	if p := c.post("/review", "/review/session", url.Values{"position": {"0"}, "choice": {"A"}}); p.header.Get("Location") != "/review/session" {
+		t.Errorf("a form sent twice went to %q", p.header.Get("Location"))
+	}
 	if p := c.get("/"); p.doc.Find(`[data-testid=review-due-link]`).Length() != 0 {
 		t.Error("the reviewed question is still due")
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	htmlpkg "html"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -108,3 +109,13 @@ func errorID(msg, id string) string {
 func difficultyLabel(d questions.Difficulty) string { return "difficulty." + string(d) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// wrapTables puts each table of a lesson's HTML in a box that scrolls
+// sideways, focusable so a keyboard can scroll it, so a wide table never
+// widens the page on a phone. label names the box for screen readers; a
+// group, not a region, as a lesson has several alike (axe landmark-unique).
+func wrapTables(html, label string) string {
+	open := `<div class="table-wrap" tabindex="0" role="group" aria-label="` + htmlpkg.EscapeString(label) + `"><table>`
+	html = strings.ReplaceAll(html, "<table>", open)
+	return strings.ReplaceAll(html, "</table>", "</table></div>")
+}

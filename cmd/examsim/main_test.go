@@ -3,14 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/store"
+
+	_ "github.com/mattn/go-sqlite3"
 )
 
 func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -167,7 +171,7 @@ func testRescoreUpdatesOldRubricVersions(t *testing.T, path string) {
 	}
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	as := store.NewAttemptService(db)
-	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Score: 0, Band: 0, RubricVersion: 0}}
+	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Band: 0, RubricVersion: 0}}
 	as.CreateAttempt(ctx, old)
 	db.Close()
 
@@ -183,6 +187,99 @@ func testRescoreUpdatesOldRubricVersions(t *testing.T, path string) {
 	}
 	if code, out, _ := runCmd(t, "", "rescore", "--db", path); code != 0 || !strings.HasPrefix(out, "rescored 0 of 1") {
 		t.Errorf("second rescore should change nothing: %q", out)
+	}
+}
+
+// TestRescoreGoesOnPastAFailingItem: one attempt that cannot be rescored
+// (here the database refuses its update) is reported by id, and the run
+// goes on: the attempts after it are rescored, a pending score among them.
+func TestRescoreGoesOnPastAFailingItem(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
+	as := store.NewAttemptService(db)
+	text := "validation error, isRetryable false, fix the format #NNNNN"
+	stale := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: text}
+	refused := *stale
+	pending := *stale
+	pending.Verdict = examsim.Verdict{Pending: true, RubricVersion: 99} // a current version: only its pending flag makes it due
+	for _, a := range []*examsim.Attempt{&refused, stale, &pending} {
+		if err := as.CreateAttempt(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	raw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`CREATE TRIGGER refuse BEFORE UPDATE ON attempts WHEN old.id = ` + strconv.FormatInt(refused.ID, 10) + ` BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+
+	code, out, errOut := runCmd(t, "", "rescore", "--db", path)
+	if code != 1 || !strings.Contains(errOut, "attempt "+strconv.FormatInt(refused.ID, 10)+" (malformed-order-id, en)") || !strings.Contains(out, "1 answers could not be rescored") {
+		t.Errorf("rescore with a failing item: exit %d, stdout %q, stderr %q; want exit 1 naming the attempt", code, out, errOut)
+	}
+	db, _ = store.Open(ctx, path)
+	defer db.Close()
+	for _, a := range []*examsim.Attempt{stale, &pending} {
+		got, _ := store.NewAttemptService(db).FindAttempt(ctx, a.ID)
+		if got.Pending || got.RubricVersion == 0 || got.RubricVersion == 99 || got.Band == 0 {
+			t.Errorf("attempt %d after the failing one was not rescored: %+v", a.ID, got.Verdict)
+		}
+	}
+}
+
+// TestRescoreScoresPendingClassAnswers: a class answer kept with its score
+// pending is scored by rescore, and a right one earns its explanation's
+// points then.
+func TestRescoreScoresPendingClassAnswers(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	host, err := ls.CreateAccount(ctx, "host", "long enough pass", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "q", QuestionIDs: []string{"malformed-order-id"}, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	run := &examsim.ClassRun{HostID: host.ID, Mode: examsim.ModeLive, Quiz: *quiz, Phase: examsim.PhaseQuestion}
+	player := &examsim.Player{Nickname: "Lan", Lang: examsim.English, RejoinHash: []byte{1}}
+	if err := cs.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	run.Quiz = *quiz
+	if err := cs.CreateRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	player.RunID = run.ID
+	if err := cs.CreatePlayer(ctx, player); err != nil {
+		t.Fatal(err)
+	}
+	a := &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true,
+		Explanation: "validation error, isRetryable false, fix the format #NNNNN", Points: 1000, Verdict: examsim.Verdict{Pending: true, RubricVersion: 1}}
+	if err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{a}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if code, out, errOut := runCmd(t, "", "rescore", "--db", path); code != 0 || !strings.Contains(out, "scored 1 class answers whose score was pending") {
+		t.Fatalf("rescore: exit %d %q %q", code, out, errOut)
+	}
+	db, _ = store.Open(ctx, path)
+	defer db.Close()
+	got, err := store.NewClassroomService(db).ListAnswers(ctx, run.ID)
+	if err != nil || len(got) != 1 || got[0].Pending || got[0].Band < 2 || got[0].Points != 1000+500*got[0].Score()/100 {
+		t.Errorf("after rescore: %v %+v", err, got)
 	}
 }
 

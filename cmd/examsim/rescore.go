@@ -7,6 +7,9 @@ import (
 	"io"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/scoring"
 	"github.com/examsim/examsim/store"
 )
 
@@ -33,7 +36,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	defer db.Close()
 	attempts := store.NewAttemptService(db)
-	var seen, changed, skipped, human int
+	var seen, changed, skipped, human, failed int
 	err = attempts.EachAttempt(ctx, func(a *examsim.Attempt) error {
 		seen++
 		if a.Human != nil {
@@ -45,25 +48,91 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return nil
 		}
 		rubric := q.Text(a.Lang).Rubric
-		if !*all && a.RubricVersion == rubric.Version {
+		if !*all && !a.Pending && a.RubricVersion == rubric.Version {
 			return nil
 		}
-		res, err := rubric.Score(a.Explanation)
-		if err != nil {
-			skipped++
+		// One item never stops the run: its problem is reported and the
+		// others are rescored.
+		if err := rescoreOne(ctx, attempts, rubric, a); err != nil {
+			failed++
+			fmt.Fprintf(stderr, "examsim rescore: attempt %d (%s, %s): %v; it keeps its earlier verdict, and rescore tries it again next time\n",
+				a.ID, a.QuestionID, a.Lang, err)
 			return nil
 		}
-		a.SetScored(res.Verdict(rubric.Version))
 		changed++
-		return attempts.UpdateScore(ctx, a)
+		return nil
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim rescore: %v\n", err)
 		return 1
 	}
+	classChanged, classFailed := rescorePendingClassAnswers(ctx, store.NewClassroomService(db), bank, stderr)
+	failed += classFailed
 	fmt.Fprintf(stdout, "rescored %d of %d attempts (%d skipped: question or language no longer in the bank)\n", changed, seen, skipped)
+	if classChanged > 0 {
+		fmt.Fprintf(stdout, "scored %d class answers whose score was pending\n", classChanged)
+	}
 	if human > 0 {
 		fmt.Fprintf(stdout, "%d attempts have a teacher's band, which counts instead of the automatic one and was left as it is\n", human)
 	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "%d answers could not be rescored (listed above); run rescore again once the cause is fixed\n", failed)
+		return 1
+	}
 	return 0
+}
+
+// rescoreOne scores one attempt again and stores its verdict. A scorer
+// failure or a panic comes back as an error, never stops the caller.
+func rescoreOne(ctx context.Context, attempts *store.AttemptService, rubric *scoring.Rubric, a *examsim.Attempt) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("rescoring failed: %v", p)
+		}
+	}()
+	v := scoring.VerdictOf(rubric, a.Choice, a.Explanation)
+	if v.Pending {
+		return fmt.Errorf("the scorer failed on its explanation (a bug; the server log has the details)")
+	}
+	a.SetScored(v)
+	if err := attempts.UpdateScore(ctx, a); err != nil {
+		return fmt.Errorf("storing its new verdict: %w", err)
+	}
+	return nil
+}
+
+// rescorePendingClassAnswers scores the class answers whose score is
+// pending, adding the explanation's points a right answer earns (the
+// pending answer earned the right answer's alone). Like attempts, one that
+// fails is reported and the rest go on.
+func rescorePendingClassAnswers(ctx context.Context, classes *store.ClassroomService, bank *questions.Bank, stderr io.Writer) (changed, failed int) {
+	pending, err := classes.ListPendingAnswers(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim rescore: listing pending class answers: %v; run rescore again\n", err)
+		return 0, 1
+	}
+	for _, a := range pending {
+		q, ok := bank.Question(a.QuestionID)
+		if !ok || q.Text(a.Lang) == nil {
+			continue // the question left the bank: it stays pending
+		}
+		rubric := q.Text(a.Lang).Rubric
+		v := scoring.VerdictOf(rubric, a.Choice, a.Explanation)
+		if v.Pending {
+			failed++
+			fmt.Fprintf(stderr, "examsim rescore: class answer %d (%s, %s): the scorer failed on its explanation (a bug; the log has the details); it stays pending\n", a.ID, a.QuestionID, a.Lang)
+			continue
+		}
+		a.SetScored(v)
+		if a.Correct {
+			a.Points += classroom.ExplanationPoints * a.Score() / 100
+		}
+		if err := classes.UpdateAnswerScore(ctx, a); err != nil {
+			failed++
+			fmt.Fprintf(stderr, "examsim rescore: class answer %d (%s, %s): storing its verdict: %v; it stays pending\n", a.ID, a.QuestionID, a.Lang, err)
+			continue
+		}
+		changed++
+	}
+	return changed, failed
 }

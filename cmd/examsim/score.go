@@ -63,6 +63,7 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	qid := fs.String("question", "", "question id, e.g. empty-result-retry-loop")
 	lang := fs.String("lang", "en", "language of the explanation: en, vi, pl or th")
 	dir := fs.String("questions", "", "question bank folder (default: the embedded bank)")
+	choice := fs.String("choice", "", "the option the learner chose (A-D); an explanation of a wrong choice scores band 0, as in the app")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -89,10 +90,14 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	explanation := string(text)
-	res, err := q.Text(l).Rubric.Score(explanation)
-	if err != nil {
+	res, err := q.Text(l).Rubric.ScoreChoice(explanation, *choice)
+	if examsim.ErrorCode(err) == examsim.ETOOLARGE {
 		fmt.Fprintf(stderr, "examsim score: the explanation is over %d characters; shorten it and try again\n", scoring.MaxExplanation)
 		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim score: the scorer failed on this explanation (a bug, not your input; retrying will not help): %v\n", err)
+		return 1
 	}
 	out := scoreJSON{Question: q.ID, Lang: string(l), Score: res.Score, Band: res.Band,
 		Misconceptions: res.MisconceptionIDs(), Feedback: []misconceptionJSON{},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,27 +66,7 @@ func TestClassroomRoom(t *testing.T) {
 	var code, before string
 
 	scenario.Run(t, scenario.Step{Name: "the host builds a quiz and starts a live run", Run: func(t *testing.T) {
-		do(t, host, "log in", chromedp.Navigate(app.URL+"/login?lang=en"),
-			chromedp.SendKeys(chromedp.CSS(`#username`), "teacher"),
-			chromedp.SendKeys(chromedp.CSS(`#password`), "teacher-pass"),
-			chromedp.Submit(chromedp.CSS(`[data-testid=login-form]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=nav-class]`)))
-		do(t, host, "build a quiz", chromedp.Click(chromedp.CSS(`[data-testid=nav-class]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-quiz]`)),
-			chromedp.Click(chromedp.CSS(`[data-testid=new-quiz]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=quiz-form]`)),
-			chromedp.SendKeys(chromedp.CSS(`[data-testid=quiz-title]`), "Structured errors"),
-			chromedp.SetValue(chromedp.CSS(`[data-testid=quiz-seconds]`), "120"),
-			chromedp.Click(chromedp.CSS(`[data-testid=pick-`+qids[0]+`]`)),
-			chromedp.SendKeys(chromedp.CSS(`[data-testid=order-`+qids[0]+`]`), "1"),
-			chromedp.Click(chromedp.CSS(`[data-testid=pick-`+qids[1]+`]`)),
-			chromedp.SendKeys(chromedp.CSS(`[data-testid=order-`+qids[1]+`]`), "2"),
-			chromedp.Click(chromedp.CSS(`[data-testid=save-quiz]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=saved]`)))
-		do(t, host, "start a live session", chromedp.Click(chromedp.CSS(`[data-testid=start-live]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-code]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid=qr]`)))
-		code = text(t, host, `[data-testid=join-code]`)
+		code = startLiveQuiz(t, app.URL, host, qids)
 	}}, scenario.Step{Name: "three students join", Run: func(t *testing.T) {
 		for _, lang := range langs {
 			joinOnPhone(t, students[lang], app.URL, code, lang, nicks[lang])
@@ -201,4 +182,94 @@ func aboveFold(t *testing.T, ctx context.Context, who string) {
 	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("header.top, [data-testid=nav-me]").length`)); n != 0 {
 		t.Errorf("%s: the play page shows the site navigation", who)
 	}
+}
+
+// startLiveQuiz logs the instructor "teacher" in on host, builds a quiz of
+// qids in that order with two minutes a question, starts a live run and
+// returns its join code.
+func startLiveQuiz(t *testing.T, base string, host context.Context, qids []string) string {
+	t.Helper()
+	do(t, host, "log in", chromedp.Navigate(base+"/login?lang=en"),
+		chromedp.SendKeys(chromedp.CSS(`#username`), "teacher"),
+		chromedp.SendKeys(chromedp.CSS(`#password`), "teacher-pass"),
+		chromedp.Submit(chromedp.CSS(`[data-testid=login-form]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=nav-class]`)))
+	steps := []chromedp.Action[chromedp.Void]{chromedp.Click(chromedp.CSS(`[data-testid=nav-class]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=new-quiz]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=new-quiz]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=quiz-form]`)),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=quiz-title]`), "Structured errors"),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=quiz-seconds]`), "120")}
+	for i, id := range qids {
+		steps = append(steps, chromedp.Click(chromedp.CSS(`[data-testid=pick-`+id+`]`)),
+			chromedp.SendKeys(chromedp.CSS(`[data-testid=order-`+id+`]`), strconv.Itoa(i+1)))
+	}
+	steps = append(steps, chromedp.Click(chromedp.CSS(`[data-testid=save-quiz]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=saved]`)))
+	do(t, host, "build a quiz", steps...)
+	do(t, host, "start a live session", chromedp.Click(chromedp.CSS(`[data-testid=start-live]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-code]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=qr]`)))
+	return text(t, host, `[data-testid=join-code]`)
+}
+
+// TestClassroomEmptyExplanationAfterAVerdict is issue 20's crash in a real
+// browser: a student explains one answer with a verdict ("… is the best one
+// because it is more correct"), then leaves the next explanation empty. The
+// second answer must be stored and counted, not lost to a 500 with the
+// student refused as "already answered".
+func TestClassroomEmptyExplanationAfterAVerdict(t *testing.T) {
+	// One P makes the scorer's pool hand the second answer the index the
+	// first one used, as on a small server; with more, it may not, and the
+	// bug this test guards against would hide.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	app := webtest.Start(t)
+	b := browser(t)
+	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "teacher", "teacher-pass", examsim.RoleInstructor); err != nil {
+		t.Fatal(err)
+	}
+	qids := []string{"empty-result-retry-loop", "malformed-order-id"}
+	host, student := tab(t, b), tab(t, b)
+	answer := func(t *testing.T, index int, explanation string) {
+		t.Helper()
+		q, _ := app.Bank.Question(qids[index])
+		steps := []chromedp.Action[chromedp.Void]{chromedp.WaitVisible(chromedp.CSS(`[data-testid=stage-question][data-question-index="` + strconv.Itoa(index) + `"]`)),
+			chromedp.Click(chromedp.CSS(`[data-testid=choice-` + q.Answer + `]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=explanation]`))}
+		if explanation != "" {
+			steps = append(steps, chromedp.SendKeys(chromedp.CSS(`[data-testid=explanation]`), explanation))
+		}
+		steps = append(steps, chromedp.Click(chromedp.CSS(`[data-testid=send-answer]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=stage-answered]`)))
+		do(t, student, "answer question "+strconv.Itoa(index+1), steps...)
+		do(t, host, "see the answer counted", chromedp.WaitVisible(chromedp.CSS(`[data-testid=answer-count][data-answered="1"]`)))
+	}
+	var code string
+	scenario.Run(t, scenario.Step{Name: "a live run with one student", Run: func(t *testing.T) {
+		code = startLiveQuiz(t, app.URL, host, qids)
+		joinOnPhone(t, student, app.URL, code, "en", "Sam")
+		do(t, host, "start", chromedp.Click(chromedp.CSS(`[data-testid=host-start]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=host-stage-question]`)))
+	}}, scenario.Step{Name: "question 1, explained with a verdict", Run: func(t *testing.T) {
+		answer(t, 0, "C is the best one because it is more correct.")
+		do(t, host, "reveal, next", chromedp.Click(chromedp.CSS(`[data-testid=host-reveal]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=host-stage-reveal]`)),
+			chromedp.Click(chromedp.CSS(`[data-testid=host-next]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=host-stage-question]`)))
+	}}, scenario.Step{Name: "question 2, the explanation left empty, is stored and counted", Run: func(t *testing.T) {
+		answer(t, 1, "")
+		do(t, host, "reveal", chromedp.Click(chromedp.CSS(`[data-testid=host-reveal]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=host-stage-reveal]`)))
+		do(t, student, "see the answer judged, not missing", chromedp.WaitVisible(chromedp.CSS(`[data-testid=you-result][data-correct=true]`)))
+		checkAccessibility(t, student, "student reveal after an empty explanation")
+		cls := store.NewClassroomService(app.DB)
+		run, err := cls.FindRunByCode(context.Background(), code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := cls.ListAnswers(context.Background(), run.ID)
+		if err != nil || len(stored) != 2 || stored[1].Explanation != "" || stored[1].Pending {
+			t.Errorf("stored answers: %v %+v, want two, the second with no explanation and nothing pending", err, stored)
+		}
+	}})
 }
