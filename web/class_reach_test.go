@@ -123,7 +123,8 @@ func TestAlreadyAnsweredHint(t *testing.T) {
 	if p := answer(t, s, path, 0, q.Answer, ""); p.status != http.StatusOK {
 		t.Fatalf("first answer: %d %s", p.status, p.body)
 	}
-	p := answer(t, s, path, 0, q.Answer, "")
+	// A different second answer (the same one resent is taken as the first).
+	p := answer(t, s, path, 0, wrongOption(a, classQuestions[0]), "")
 	if p.status != http.StatusConflict {
 		t.Fatalf("second answer: %d, want 409", p.status)
 	}
