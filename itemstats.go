@@ -27,6 +27,11 @@ const (
 	// MinRespondents is how many learners must have answered an item before
 	// it is flagged: below that, one answer swings every figure.
 	MinRespondents = 5
+	// MinAnonymousHistory is how many questions a learner without an
+	// account must have answered before their answers count: a burst of
+	// new anonymous visitors must not steer the figures instructors act
+	// on. Accounts and learners who joined a class count from the first.
+	MinAnonymousHistory = 5
 )
 
 // Response is one respondent's answer to one item. A respondent is a

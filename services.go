@@ -15,6 +15,7 @@ type Services struct {
 	Accounts    AccountService
 	Disputes    DisputeService
 	ItemStats   ResponseSource
+	Authored    AuthoredQuestionService
 	// Ping reports whether the storage answers.
 	Ping func(context.Context) error
 }

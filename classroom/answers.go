@@ -99,6 +99,7 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	if p == nil || p.Kicked {
 		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
+	r.clampStartLocked()
 	now := r.now()
 	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
 		choice: choice, assignment: r.run.Mode == examsim.ModeAssignment, at: now}
@@ -150,8 +151,10 @@ func (ad *admission) score() *examsim.ClassAnswer {
 		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation),
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
 	}
-	if ad.explanation == "" {
-		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version} // nothing was scored
+	if ad.explanation == "" || len(ad.tx.Rubric.Concepts) == 0 {
+		// Nothing was scored: no explanation, or a teacher's question
+		// without a rubric, whose explanations the teacher reads unscored.
+		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version}
 	}
 	explScore := a.Score()
 	if a.Pending || ad.explanation == "" {

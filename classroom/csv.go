@@ -50,7 +50,7 @@ func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
 				switch {
 				case a.Pending:
 					score, band = "", "pending" // kept, not yet scored: see examsim rescore
-				case a.Explanation != "":
+				case Scored(a):
 					score, band = strconv.Itoa(a.Score()), strconv.Itoa(a.EffectiveBand())
 				}
 				row = append(row, "answered", a.Choice, strconv.FormatBool(a.Correct),

@@ -228,6 +228,7 @@ func (h *Hub) Room(ctx context.Context, runID int64) (*Room, error) {
 	for _, a := range answers {
 		r.record(a)
 	}
+	r.clampStartLocked() // not yet shared: no lock needed
 	if run.Mode == examsim.ModeLive && run.Phase == examsim.PhaseQuestion && run.EndedAt.IsZero() {
 		r.armTimer()
 	}

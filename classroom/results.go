@@ -133,7 +133,7 @@ func (t *resultsTally) add(a *examsim.ClassAnswer) {
 		st.Correct++
 		it.Correct++
 	}
-	if a.Explanation != "" && !a.Pending {
+	if Scored(a) && !a.Pending {
 		st.Explained++
 		st.AvgExplanation += a.Score()
 		t.bands[a.QuestionIndex][0] += a.Band
@@ -168,7 +168,7 @@ func (t *resultsTally) addConcepts(q *questions.Question, a *examsim.ClassAnswer
 		if a.Correct {
 			cr.Correct++
 		}
-		if a.Explanation != "" {
+		if Scored(a) && !a.Pending {
 			cr.Explained++
 			if a.Correct && a.Band >= 2 {
 				cr.Hit++ // the explanation carried the question's key point

@@ -371,6 +371,22 @@ func (r *Room) Next(ctx context.Context, from int) error {
 	})
 }
 
+// clampStartLocked treats a question start in the future as now: the clock
+// went back, or the server restarted on a machine whose clock is behind.
+// Left alone, the question would show hours on its countdown and reveal
+// itself only once the clock caught up. The caller holds r.mu.
+func (r *Room) clampStartLocked() {
+	now := r.now()
+	if !r.run.QuestionStartedAt.After(now) {
+		return
+	}
+	r.run.QuestionStartedAt = now
+	r.snap, r.vsnap = nil, nil
+	if r.run.Mode == examsim.ModeLive && r.run.Phase == examsim.PhaseQuestion && r.run.EndedAt.IsZero() {
+		r.armTimer()
+	}
+}
+
 // Limit is the time a live question is open for.
 func (r *Room) limit() time.Duration {
 	return time.Duration(r.run.Quiz.SecondsPerQuestion) * time.Second

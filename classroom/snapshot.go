@@ -56,6 +56,7 @@ func (s *Snapshot) Rank(playerID int64) int { return s.rank[playerID] }
 func (r *Room) Snapshot() *Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.clampStartLocked()
 	if r.snap == nil || r.snap.Live != r.live {
 		r.snap = r.buildLocked()
 	}
@@ -69,11 +70,14 @@ func (r *Room) Snapshot() *Snapshot {
 // It takes no lock once built: a Next wakes every stream at once, and
 // each reading it under the room's lock would queue them one by one.
 func (r *Room) StageSnapshot() *Snapshot {
-	if s := r.stage.Load(); s != nil {
+	// A start in the future (the clock went back) takes the lock, to be
+	// treated as now.
+	if s := r.stage.Load(); s != nil && !s.Run.QuestionStartedAt.After(r.now()) {
 		return s
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.clampStartLocked()
 	return r.stageLocked()
 }
 

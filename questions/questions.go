@@ -102,6 +102,7 @@ type Question struct {
 	Difficulty Difficulty
 	Answer     string
 	Texts      map[examsim.Lang]*Text
+	Authored   bool // a teacher's question from the database (Bank.WithAuthored), not the bank's
 }
 
 // Text is what a learner reads of a question in one language.
@@ -136,11 +137,16 @@ type Bank struct {
 	Warnings  Problems    // worth fixing, but the bank is usable
 	byID      map[string]*Question
 	topicByID map[string]*Topic
+	authored  func(id string) (*Question, bool) // teachers' questions; nil for none
 }
 
-// Question returns the question with id.
+// Question returns the question with id: the bank's, else a teacher's
+// (WithAuthored), so quizzes, results and grading find both alike.
 func (b *Bank) Question(id string) (*Question, bool) {
 	q, ok := b.byID[id]
+	if !ok && b.authored != nil {
+		return b.authored(id)
+	}
 	return q, ok
 }
 
@@ -172,13 +178,22 @@ func (b *Bank) Langs() []examsim.Lang {
 // Text returns the question in lang, nil when the bank lacks it.
 func (q *Question) Text(lang examsim.Lang) *Text { return q.Texts[lang] }
 
-// In returns the question in lang, or in English when it lacks lang: the one
-// fallback everywhere a question is shown to someone.
+// In returns the question in lang, or in English when it lacks lang, or
+// (a teacher's question written in only some languages) in the first
+// language it has: the one fallback everywhere a question is shown.
 func (q *Question) In(lang examsim.Lang) *Text {
 	if tx := q.Texts[lang]; tx != nil {
 		return tx
 	}
-	return q.Texts[examsim.English]
+	if tx := q.Texts[examsim.English]; tx != nil {
+		return tx
+	}
+	for _, l := range examsim.Langs {
+		if tx := q.Texts[l]; tx != nil {
+			return tx
+		}
+	}
+	return nil
 }
 
 // Problem is one thing wrong with a bank file.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/examsim/examsim"
 )
@@ -103,6 +104,9 @@ func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (args, *toolE
 	invalid := func(summary, format string, a ...any) *toolError {
 		return failure(examsim.Validation, summary, fmt.Sprintf(format, a...), attempted)
 	}
+	if terr := tooDeep(tool, "arguments", raw, specs); terr != nil {
+		return nil, terr
+	}
 	var fields map[string]json.RawMessage
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
@@ -155,6 +159,61 @@ func decodeArgs(tool string, raw json.RawMessage, specs []argSpec) (args, *toolE
 		}
 	}
 	return out, nil
+}
+
+// MaxArgumentDepth bounds how deep a call's arguments and _meta may nest.
+// No tool takes a nested argument, and the MCP SDK closes the whole
+// session on a message nested 1,000 deep, so deeper input is a validation
+// error long before that.
+const MaxArgumentDepth = 32
+
+// tooDeep is the validation error for arguments (or _meta: what) nested
+// deeper than MaxArgumentDepth, nil for any others.
+func tooDeep(tool, what string, raw json.RawMessage, specs []argSpec) *toolError {
+	depth := jsonDepth(raw)
+	if depth <= MaxArgumentDepth {
+		return nil
+	}
+	return failure(examsim.Validation, "Arguments nested too deep",
+		fmt.Sprintf("The %s of %s nest %d levels deep; at most %d are accepted, and none of its arguments is nested. Send a flat object such as %s and call again.",
+			what, tool, depth, MaxArgumentDepth, exampleArgs(specs)),
+		tool+"("+truncate(compactJSON(raw), 200)+")")
+}
+
+// jsonDepth is how deeply raw nests objects and arrays, brackets inside
+// strings aside. It needs no valid JSON: it bounds before anything parses.
+func jsonDepth(raw []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range raw {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case b == '"':
+			inString = !inString
+		case inString:
+		case b == '{' || b == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// truncate shortens s to at most n bytes, on a character boundary, with
+// an ellipsis when it cut anything.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func compactJSON(raw json.RawMessage) string {

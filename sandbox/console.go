@@ -66,6 +66,10 @@ type ConsoleCall struct {
 	ToolResult json.RawMessage // the same result as a Messages API tool_result block
 	IsError    bool
 	Category   string // errorCategory, if any
+	// NotSent marks a call the console answered for the tool, with the
+	// tool's own validation error, without sending it: arguments nested
+	// deeper than MaxArgumentDepth, which could end the session.
+	NotSent bool
 }
 
 // Console is the console sessions, least recently used first to go.
@@ -75,6 +79,10 @@ type Console struct {
 
 	mu       sync.Mutex
 	sessions map[string]*consoleSession
+	// evicted remembers sessions closed to make room for others, so their
+	// owner is told rather than silently given a new one; at most
+	// MaxConsoleSessions ids, about 24 bytes each.
+	evicted map[string]bool
 }
 
 type consoleSession struct {
@@ -89,7 +97,7 @@ type consoleSession struct {
 // Console returns the sandbox's tool console, made on first use.
 func (sb *Sandbox) Console() *Console {
 	sb.consoleOnce.Do(func() {
-		sb.console = &Console{sb: sb, now: time.Now, sessions: map[string]*consoleSession{}}
+		sb.console = &Console{sb: sb, now: time.Now, sessions: map[string]*consoleSession{}, evicted: map[string]bool{}}
 	})
 	return sb.console
 }
@@ -97,6 +105,12 @@ func (sb *Sandbox) Console() *Console {
 // Session returns the console session with this id, or opens a new one when
 // id is "" or unknown (expired or evicted); fresh says which.
 func (c *Console) Session(ctx context.Context, id string) (newID string, fresh bool, err error) {
+	return c.SessionAdmitted(ctx, id, nil)
+}
+
+// SessionAdmitted is Session that asks admit, when not nil, before opening
+// a new session: its error (a rate limit per client) is returned as is.
+func (c *Console) SessionAdmitted(ctx context.Context, id string, admit func() error) (newID string, fresh bool, err error) {
 	c.mu.Lock()
 	if s, ok := c.sessions[id]; ok && id != "" {
 		s.lastUsed = c.now()
@@ -104,8 +118,24 @@ func (c *Console) Session(ctx context.Context, id string) (newID string, fresh b
 		return id, false, nil
 	}
 	c.mu.Unlock()
+	if admit != nil {
+		if err := admit(); err != nil {
+			return "", false, err
+		}
+	}
 	id, err = c.open(ctx)
 	return id, true, err
+}
+
+// Evicted reports whether the session id was closed to make room for
+// others (rather than left idle, or never opened), and forgets it: the
+// owner is told once.
+func (c *Console) Evicted(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	was := c.evicted[id]
+	delete(c.evicted, id)
+	return was
 }
 
 func (c *Console) open(ctx context.Context) (string, error) {
@@ -142,6 +172,13 @@ func (c *Console) open(ctx context.Context) (string, error) {
 		}
 		evict = append(evict, c.sessions[oldK])
 		delete(c.sessions, oldK)
+		for k := range c.evicted { // bounded: forget one at random
+			if len(c.evicted) < MaxConsoleSessions {
+				break
+			}
+			delete(c.evicted, k)
+		}
+		c.evicted[oldK] = true
 	}
 	c.sessions[id] = &consoleSession{cs: cs, rec: rec, lastUsed: now}
 	c.mu.Unlock()
@@ -211,6 +248,13 @@ func (c *Console) Call(ctx context.Context, id, tool, argsText, metaText string)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if terr := c.sb.tooDeep(tool, argsText, metaText); terr != nil {
+		s.calls++
+		res := errorResult(terr, false)
+		return s.keep(ConsoleCall{N: s.calls, Tool: tool, NotSent: true, IsError: true, Category: string(examsim.Validation),
+			Request: unsentRequest(s.calls, tool, argsText, metaText), Response: unsentResponse(s.calls, res),
+			ToolResult: toolResultBlock(s.calls, res)}), nil
+	}
 	params := &mcp.CallToolParams{Name: tool, Arguments: args}
 	if len(meta) > 0 {
 		params.Meta = mcp.Meta(meta)
@@ -226,11 +270,46 @@ func (c *Console) Call(ctx context.Context, id, tool, argsText, metaText string)
 	if m, ok := res.StructuredContent.(map[string]any); ok && res.IsError {
 		cc.Category, _ = m["errorCategory"].(string)
 	}
+	return s.keep(cc), nil
+}
+
+// keep adds a call to the session's history, which holds the last
+// MaxConsoleHistory. The caller holds s.mu.
+func (s *consoleSession) keep(cc ConsoleCall) *ConsoleCall {
 	s.history = append(s.history, cc)
 	if len(s.history) > MaxConsoleHistory {
 		s.history = s.history[len(s.history)-MaxConsoleHistory:]
 	}
-	return &cc, nil
+	return &cc
+}
+
+// tooDeep is the tool's validation error for arguments or _meta nested
+// deeper than MaxArgumentDepth, nil for any others.
+func (sb *Sandbox) tooDeep(tool, argsText, metaText string) *toolError {
+	for _, t := range sb.tools() {
+		if t.tool.Name != tool {
+			continue
+		}
+		if terr := tooDeep(tool, "arguments", json.RawMessage(argsText), t.specs); terr != nil {
+			return terr
+		}
+		return tooDeep(tool, "_meta", json.RawMessage(metaText), t.specs)
+	}
+	return nil
+}
+
+// unsentRequest is the JSON-RPC request a call would have been, for the
+// console to show beside its answer.
+func unsentRequest(n int, tool, argsText, metaText string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": map[string]any{
+		"name": tool, "arguments": json.RawMessage(orEmpty(argsText, "{}")), "_meta": json.RawMessage(orEmpty(metaText, "{}"))}})
+	return indent(b)
+}
+
+// unsentResponse is the JSON-RPC response carrying the console's answer.
+func unsentResponse(n int, res *mcp.CallToolResult) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": n, "result": res})
+	return indent(b)
 }
 
 func validTool(name string) bool {

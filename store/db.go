@@ -69,6 +69,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	dsn := "file::memory:?" + q.Encode()
 	if path != ":memory:" {
 		q.Set("_journal_mode", "WAL")
+		if err := createPrivate(path); err != nil {
+			return nil, fmt.Errorf("store: create %s: %w", path, err)
+		}
 		var err error
 		if dsn, err = fileURI(path, q); err != nil {
 			return nil, fmt.Errorf("store: open %s: %w", path, err)

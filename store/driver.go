@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"net/url"
+	"path/filepath"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -23,6 +25,14 @@ func init() { sql.Register(driverName, recoveringDriver{}) }
 type recoveringDriver struct{ sqlite3.SQLiteDriver }
 
 func (d recoveringDriver) Open(dsn string) (driver.Conn, error) {
+	immutable := false
+	if path := dsnPath(dsn); path != "" && !walFilesCreatable(path) {
+		// A clean stop removed -wal and -shm, and the folder is read-only:
+		// SQLite can read a WAL database then only as immutable. Nothing can
+		// write it meanwhile (no process can make the -wal either), and the
+		// connection is replaced once the folder is writable.
+		dsn, immutable = immutableDSN(dsn), true
+	}
 	c, err := d.SQLiteDriver.Open(dsn)
 	if err != nil {
 		return nil, err
@@ -32,22 +42,50 @@ func (d recoveringDriver) Open(dsn string) (driver.Conn, error) {
 		_ = c.Close()
 		return nil, fmt.Errorf("store: the SQLite driver returned a %T", c)
 	}
-	rc := &conn{SQLiteConn: sc, path: sc.GetFilename("main")}
-	rc.readOnly = rc.path != "" && !databaseWritable(rc.path)
+	rc := &conn{SQLiteConn: sc, path: sc.GetFilename("main"), immutable: immutable}
+	if immutable {
+		rc.path = dsnPath(dsn)
+	}
+	rc.readOnly = immutable || rc.path != "" && !databaseWritable(rc.path)
 	return rc, nil
+}
+
+// dsnPath is the database file of a DSN Open made ("file:/abs/path?..."),
+// "" for an in-memory one.
+func dsnPath(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme != "file" || u.Path == "" {
+		return ""
+	}
+	return filepath.FromSlash(u.Path)
+}
+
+// immutableDSN opens the database read-only and immutable, without the
+// journal-mode pragma, which would need a write.
+func immutableDSN(dsn string) string {
+	u, _ := url.Parse(dsn) // dsnPath parsed it already
+	q := u.Query()
+	q.Del("_journal_mode")
+	q.Set("mode", "ro")
+	q.Set("immutable", "1")
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // conn is a SQLite connection that knows whether it was opened on files it
 // could not write.
 type conn struct {
 	*sqlite3.SQLiteConn
-	path     string // "" for an in-memory database
-	readOnly bool
+	path      string // "" for an in-memory database
+	readOnly  bool
+	immutable bool // opened immutable, in a read-only folder (see Open)
 }
 
 // stale reports a connection opened read-only whose files are writable now:
 // a new connection would write.
-func (c *conn) stale() bool { return c.readOnly && databaseWritable(c.path) }
+func (c *conn) stale() bool {
+	return c.readOnly && databaseWritable(c.path) && (!c.immutable || walFilesCreatable(c.path))
+}
 
 // ResetSession runs before a pooled connection is reused: a stale one is
 // replaced by a new connection, so the first write after the fix succeeds.

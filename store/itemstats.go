@@ -18,6 +18,8 @@ func NewItemStatsService(db *DB) *ItemStatsService { return &ItemStatsService{db
 // (the classroom copies those into the learner's history), and anonymous
 // classroom players' answers from class_answers. A learner is one
 // respondent however they answered; an anonymous player is one per room.
+// A learner without an account counts once they joined a class or have
+// answered examsim.MinAnonymousHistory questions.
 func (s *ItemStatsService) Responses(ctx context.Context) ([]examsim.Response, error) {
 	var out []examsim.Response
 	read := func(prefix, query string) error {
@@ -37,7 +39,15 @@ func (s *ItemStatsService) Responses(ctx context.Context) ([]examsim.Response, e
 		}
 		return dbError(rows.Err())
 	}
-	if err := read("learner:", `SELECT learner_id, question_id, choice, correct FROM attempts ORDER BY created_at, id`); err != nil {
+	// Only answers with weight count (examsim.MinAnonymousHistory): an
+	// account's, a class member's, or an anonymous learner's with history.
+	if err := read("learner:", `SELECT a.learner_id, a.question_id, a.choice, a.correct FROM attempts a
+		JOIN learners l ON l.id = a.learner_id
+		WHERE l.username IS NOT NULL
+		   OR a.learner_id IN (SELECT learner_id FROM class_players WHERE learner_id IS NOT NULL)
+		   OR a.learner_id IN (SELECT learner_id FROM attempts GROUP BY learner_id
+		                       HAVING count(DISTINCT question_id) >= `+strconv.Itoa(examsim.MinAnonymousHistory)+`)
+		ORDER BY a.created_at, a.id`); err != nil {
 		return nil, err
 	}
 	if err := read("player:", `SELECT a.player_id, a.question_id, a.choice, a.correct FROM class_answers a

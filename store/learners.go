@@ -18,7 +18,9 @@ const (
 	MaxPassword = 72 // bytes, not characters: bcrypt reads no further
 )
 
-var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}_.-]{3,32}$`)
+// usernamePattern: letters may carry combining marks (Thai vowels and tones,
+// decomposed Vietnamese), as nicknames do; a mark cannot come first.
+var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}_.-][\p{L}\p{M}\p{N}_.-]{2,31}$`)
 
 // LearnerService is the SQL implementation (SQLite or PostgreSQL) of examsim.LearnerService.
 type LearnerService struct{ db *DB }

@@ -19,6 +19,7 @@ var copyTables = []string{
 	"learners", "secrets", "exams", "attempts", "exam_items", "predictions", "review_cards", "review_settings", "review_sessions",
 	"class_quizzes", "class_sessions", "class_players", "class_answers",
 	"sessions", "score_flags", "human_grades",
+	"authored_questions", "authored_question_versions", "authored_question_samples",
 }
 
 // notCopied are the tables of a schema that migrate-db leaves out, and why.
@@ -152,6 +153,13 @@ func copyTable(ctx context.Context, src *sql.DB, tx pgx.Tx, table string) (int64
 	}
 	for _, c := range cols {
 		if c == "id" {
+			var seq *string // none for a text id (authored_questions)
+			if err := tx.QueryRow(ctx, `SELECT pg_get_serial_sequence($1, 'id')`, table).Scan(&seq); err != nil {
+				return 0, fmt.Errorf("finding the identity: %w", err)
+			}
+			if seq == nil {
+				continue
+			}
 			_, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), COALESCE(max(id), 1), max(id) IS NOT NULL) FROM `+
 				pgx.Identifier{table}.Sanitize(), table)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions/exchange/exchangetest"
 	"github.com/examsim/examsim/store"
 )
 
@@ -52,6 +53,15 @@ func populated(t *testing.T) (*disputeWorld, string) {
 		t.Fatal(err)
 	}
 	if _, err := w.db.Secret(ctx, "cookie"); err != nil {
+		t.Fatal(err)
+	}
+	authored := store.NewAuthoredQuestionService(w.db)
+	q := exchangetest.Question()
+	q.AuthorID = w.teacher
+	if err := authored.Create(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	if err := authored.SetSamples(ctx, w.teacher, q.ID, []examsim.RubricSample{{Lang: examsim.English, Text: "No access.", Expected: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	return w, token

@@ -9,6 +9,6 @@ func NewServices(db *DB) examsim.Services {
 		Learners: NewLearnerService(db), Sessions: NewSessionService(db), Attempts: NewAttemptService(db),
 		Exams: NewExamService(db), Reviews: NewReviewService(db), Predictions: NewPredictionService(db),
 		Classes: NewClassroomService(db), Accounts: NewLearnerService(db), Disputes: NewDisputeService(db),
-		ItemStats: NewItemStatsService(db), Ping: db.Ping,
+		ItemStats: NewItemStatsService(db), Authored: NewAuthoredQuestionService(db), Ping: db.Ping,
 	}
 }

@@ -82,14 +82,15 @@ type routeCase struct {
 // authzWorld is a running app with real objects owned by specific actors.
 type authzWorld struct {
 	*classApp
-	clients map[string]*client
-	ids     map[string]int64
-	attempt string // the learner's attempt's path
-	grading string // the regrade page of the learner's attempt
-	exam    string // the learner's exam's path
-	quiz    string // the instructor's quiz's path
-	room    string // the instructor's session's path
-	code    string
+	clients  map[string]*client
+	ids      map[string]int64
+	attempt  string // the learner's attempt's path
+	grading  string // the regrade page of the learner's attempt
+	exam     string // the learner's exam's path
+	quiz     string // the instructor's quiz's path
+	authored string // the instructor's own (unshared) question's path
+	room     string // the instructor's session's path
+	code     string
 }
 
 func newAuthzWorld(t *testing.T) *authzWorld {
@@ -140,6 +141,7 @@ func newAuthzWorld(t *testing.T) *authzWorld {
 		t.Fatalf("the learner joins: %d %s", p.status, p.text("[data-testid=form-error]"))
 	}
 	control(t, ines, w.room, "start", -1)
+	w.authored = authoredQuestion(t, w.App, w.ids[instructor])
 	return w
 }
 
@@ -244,7 +246,21 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"GET /class/grading":            get("/class/grading", teacherPage),
 		"GET /class/grading/:kind/:id":  get(w.grading, only(ok, forbid, instructor, admin).with(notFound, otherInstructor).with(unauth, anonymous)),
 		"POST /class/grading/:kind/:id": post(w.grading, url.Values{"band": {"2"}}, only(see, forbid, instructor, admin).with(notFound, otherInstructor).with(unauth, anonymous)),
-		"GET /admin/users":              get("/admin/users", only(ok, forbid, admin).with(unauth, anonymous)),
+		// Teachers' own questions: each teacher's list holds their own and
+		// shared ones; another teacher's unshared question is not found,
+		// and only its author edits it (an admin may preview it).
+		"GET /class/questions":            get("/class/questions", teacherPage),
+		"GET /class/questions/new":        get("/class/questions/new", teacherPage),
+		"POST /class/questions":           post("/class/questions", url.Values{"lang": {"en"}, "title": {"x"}}, only(422, forbid, teachers...).with(unauth, anonymous)),
+		"POST /class/questions/import":    post("/class/questions/import", url.Values{"lang": {"en"}}, only(422, forbid, teachers...).with(unauth, anonymous)),
+		"GET /class/questions/export.zip": get("/class/questions/export.zip", teacherPage.with(bad, otherInstructor, admin)), // they have no question to export
+		"GET /class/questions/:id":        get(w.authored, only(ok, forbid, instructor, admin).with(forbid, admin).with(notFound, otherInstructor).with(unauth, anonymous)),
+		"POST /class/questions/:id": post(w.authored, url.Values{"lang": {"en"}, "title": {""}, "action": {"save"}},
+			only(422, forbid, instructor).with(notFound, otherInstructor).with(unauth, anonymous)),
+		"GET /class/questions/:id/preview": get(w.authored+"/preview", only(ok, forbid, instructor, admin).with(notFound, otherInstructor).with(unauth, anonymous)),
+		"POST /class/questions/:id/share": post(w.authored+"/share", url.Values{"shared": {""}},
+			only(see, forbid, instructor).with(notFound, otherInstructor).with(unauth, anonymous)),
+		"GET /admin/users": get("/admin/users", only(ok, forbid, admin).with(unauth, anonymous)),
 		"POST /admin/users/:id/role": post("/admin/users/"+strconv.FormatInt(w.ids[otherLearner], 10)+"/role", url.Values{"role": {"learner"}},
 			only(see, forbid, admin).with(unauth, anonymous)),
 	}
@@ -292,9 +308,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// Text that only some actors may ever see.
 	secrets := map[string][]string{
-		"authz-secret-of-lena": {learner, instructor, admin}, // her explanation: her teacher and an admin may regrade it
-		"Lena-zq":              {learner, instructor},        // her nickname in the room
-		"authz-secret-quiz":    {instructor},                 // the quiz's title
+		"authz-secret-of-lena":  {learner, instructor, admin}, // her explanation: her teacher and an admin may regrade it
+		"Lena-zq":               {learner, instructor},        // her nickname in the room
+		"authz-secret-quiz":     {instructor},                 // the quiz's title
+		"authz-secret-question": {instructor, admin},          // the title of the instructor's unshared question
 	}
 	seen := map[string]bool{}
 	for _, key := range keys {

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -76,4 +78,21 @@ func (s *Server) bodyTooSlow(w http.ResponseWriter, r *http.Request) {
 		return examsim.E(examsim.ETIMEOUT, "error.request_timeout")
 	})
 	s.handleError(slow(c), c)
+}
+
+// formText is a free-text form field as it is stored: bytes that are not
+// UTF-8 become U+FFFD, one each, as the JSON export writes them, so no page
+// or CSV serves them back raw.
+func formText(c echo.Context, name string) string {
+	s := c.FormValue(name)
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:]) // utf8.RuneError, 1 for a bad byte
+		b.WriteRune(r)
+		i += size
+	}
+	return b.String()
 }

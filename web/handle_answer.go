@@ -21,7 +21,7 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	}
 	p := pageOf(c)
 	tx := s.text(c, q)
-	form := answerForm{Choice: c.FormValue("choice"), Explanation: strings.TrimSpace(c.FormValue("explanation"))}
+	form := answerForm{Choice: c.FormValue("choice"), Explanation: strings.TrimSpace(formText(c, "explanation"))}
 
 	if err := checkAnswer(tx, form); err != nil {
 		return formError(c, err, func(_ int, reason string) error {
@@ -33,6 +33,13 @@ func (s *Server) handleAnswer(c echo.Context) error {
 		})
 	}
 
+	if l := p.Learner; l == nil || l.Anonymous() {
+		if ok, wait := s.limiters().anonymousAnswers(s).take(s.clientKey(c.Request()), s.now()); !ok {
+			retryAfter(c, wait)
+			form.Error = p.Catalog.T(p.Lang, "practice.error_rate_limited")
+			return Render(c, http.StatusTooManyRequests, QuestionPage(q, tx, form))
+		}
+	}
 	// A scorer failure leaves the score pending: the answer is stored all
 	// the same, and scored again on its next view.
 	verdict := scoring.VerdictOf(tx.Rubric, form.Choice, form.Explanation)

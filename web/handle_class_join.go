@@ -33,7 +33,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 	p := pageOf(c)
 	form := joinForm{
 		Code:     strings.Join(strings.Fields(c.FormValue("code")), ""),
-		Nickname: c.FormValue("nickname"),
+		Nickname: formText(c, "nickname"),
 		Lang:     p.Lang,
 	}
 	if l, ok := examsim.ParseLang(c.FormValue("lang")); ok {

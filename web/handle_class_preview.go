@@ -24,11 +24,11 @@ func (s *Server) handleHostPreview(c echo.Context) error {
 		return examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", c.Param("qid"))
 	}
 	now := s.now()
-	return Render(c, http.StatusOK, HostPage(previewView(c, q, now)))
+	return Render(c, http.StatusOK, HostPage(projectorPreview(c, q, now)))
 }
 
-// previewView is a room of one question, started now, with no students.
-func previewView(c echo.Context, q *questions.Question, now time.Time) hostView {
+// projectorPreview is a room of one question, started now, with no students.
+func projectorPreview(c echo.Context, q *questions.Question, now time.Time) hostView {
 	secs := 60
 	quiz := examsim.Quiz{Title: textOf(c.Request().Context(), q).Title, QuestionIDs: []string{q.ID}, SecondsPerQuestion: secs, Leaderboard: true}
 	snap := &classroom.Snapshot{

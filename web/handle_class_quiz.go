@@ -39,7 +39,7 @@ func (s *Server) handleQuizNew(c echo.Context) error {
 	}
 	form := quizForm{AutoSeconds: true, Scoring: "correctness", Leaderboard: true, Explanations: "optional",
 		Topic: c.QueryParam("topic"), Concept: c.QueryParam("concept"), Difficulty: c.QueryParam("difficulty")}
-	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
+	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(c, form)))
 }
 
 func (s *Server) handleQuizCreate(c echo.Context) error {
@@ -77,7 +77,7 @@ func (s *Server) handleQuizEdit(c echo.Context) error {
 	}
 	form := quizForm{ID: q.ID, Title: q.Title, Picked: q.QuestionIDs, Seconds: q.SecondsPerQuestion, Scoring: string(q.Scoring),
 		Leaderboard: q.Leaderboard, Explanations: string(q.Explanations), Saved: c.QueryParam("saved") != ""}
-	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
+	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(c, form)))
 }
 
 func (s *Server) handleQuizUpdate(c echo.Context) error {
@@ -94,12 +94,12 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 	form := s.readQuizForm(c)
 	form.ID = q.ID
 	if c.FormValue("action") == "filter" {
-		return Render(c, http.StatusOK, QuizBuilderPage(s.builder(form)))
+		return Render(c, http.StatusOK, QuizBuilderPage(s.builder(c, form)))
 	}
-	if err := s.checkQuizForm(&form); err != nil {
+	if err := s.checkQuizForm(c, &form); err != nil {
 		return formError(c, err, func(status int, reason string) error {
 			form.Error = reason
-			return Render(c, status, QuizBuilderPage(s.builder(form)))
+			return Render(c, status, QuizBuilderPage(s.builder(c, form)))
 		})
 	}
 	q.Title, q.QuestionIDs, q.SecondsPerQuestion = form.Title, form.Picked, form.Seconds
@@ -129,7 +129,7 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 // numbers typed beside them (unnumbered ones keep their place, last).
 func (s *Server) readQuizForm(c echo.Context) quizForm {
 	form := quizForm{
-		Title: strings.TrimSpace(c.FormValue("title")), Scoring: c.FormValue("scoring"), Explanations: c.FormValue("explanations"),
+		Title: strings.TrimSpace(formText(c, "title")), Scoring: c.FormValue("scoring"), Explanations: c.FormValue("explanations"),
 		Leaderboard: c.FormValue("leaderboard") == "on",
 		Topic:       c.FormValue("topic"), Concept: c.FormValue("concept"), Difficulty: c.FormValue("difficulty"),
 	}
@@ -171,9 +171,9 @@ func (s *Server) readQuizForm(c echo.Context) quizForm {
 
 // checkQuizForm checks the quiz the form describes, then that the bank has
 // each of its questions.
-func (s *Server) checkQuizForm(form *quizForm) error {
+func (s *Server) checkQuizForm(c echo.Context, form *quizForm) error {
 	if form.AutoSeconds {
-		form.Seconds = s.readingSeconds(form.Picked)
+		form.Seconds = s.readingSeconds(c, form.Picked)
 	}
 	q := examsim.Quiz{Title: form.Title, QuestionIDs: form.Picked, SecondsPerQuestion: form.Seconds,
 		Scoring: examsim.ScoringMode(form.Scoring), Explanations: examsim.ExplanationMode(form.Explanations)}
@@ -181,8 +181,12 @@ func (s *Server) checkQuizForm(form *quizForm) error {
 		return err
 	}
 	for _, id := range form.Picked {
-		if _, ok := s.Bank.Question(id); !ok {
+		q, ok := s.Bank.Question(id)
+		if !ok {
 			return examsim.E(examsim.EINVALID, "error.question_not_found", "ID", id)
+		}
+		if err := s.mayUseAuthored(c, q); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -190,7 +194,7 @@ func (s *Server) checkQuizForm(form *quizForm) error {
 
 // readingSeconds is the time per question that lets the longest of the
 // questions be read (in English, the bank's source) and answered.
-func (s *Server) readingSeconds(ids []string) int {
+func (s *Server) readingSeconds(_ echo.Context, ids []string) int {
 	words := 0
 	for _, id := range ids {
 		if q, ok := s.Bank.Question(id); ok {
@@ -207,7 +211,7 @@ func (s *Server) readingSeconds(ids []string) int {
 
 // builder lays out the builder: the picked questions in order, then the
 // bank's questions that pass the filter.
-func (s *Server) builder(form quizForm) builderView {
+func (s *Server) builder(c echo.Context, form quizForm) builderView {
 	v := builderView{Form: form, Topics: s.Bank.Topics}
 	picked := map[string]bool{}
 	for _, id := range form.Picked {
@@ -216,7 +220,7 @@ func (s *Server) builder(form quizForm) builderView {
 			picked[id] = true
 		}
 	}
-	for _, q := range s.Bank.Questions {
+	for _, q := range append(s.authoredPickable(c), s.Bank.Questions...) {
 		if picked[q.ID] || !matches(q, form) {
 			continue
 		}

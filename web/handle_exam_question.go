@@ -111,7 +111,7 @@ func (s *Server) handleExamAnswer(c echo.Context) error {
 	tx := s.text(c, q)
 	form := examAnswerForm{
 		Choice:      c.FormValue("choice"),
-		Explanation: strings.TrimSpace(c.FormValue("explanation")),
+		Explanation: strings.TrimSpace(formText(c, "explanation")),
 		Flagged:     c.FormValue("flag") == "1",
 	}
 	own := ""

@@ -176,7 +176,7 @@ func (s *Server) handleExportJSON(c echo.Context) error {
 
 // csvHeader names the CSV export's columns.
 var csvHeader = []string{"attempt_id", "created_at", "source", "exam_id", "question_id", "question_title", "lang",
-	"choice", "correct", "score", "band", "explanation"}
+	"choice", "correct", "score", "band", "explanation", "auto_band", "regraded"}
 
 // handleExportCSV downloads the learner's answers as CSV for a spreadsheet:
 // UTF-8 with a byte order mark, so Excel reads Thai and Vietnamese right.
@@ -202,7 +202,7 @@ func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []expor
 		}
 		row := []string{strconv.FormatInt(a.ID, 10), a.CreatedAt.UTC().Format(time.RFC3339), string(a.Source), examID,
 			a.QuestionID, a.QuestionTitle, string(a.Lang), a.Choice, strconv.FormatBool(a.Correct),
-			strconv.Itoa(a.Score), strconv.Itoa(a.Band), a.Explanation}
+			strconv.Itoa(a.Score), strconv.Itoa(a.Band), a.Explanation, strconv.Itoa(a.AutoBand), strconv.FormatBool(a.Regraded)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

@@ -29,7 +29,7 @@ func (s *Server) handleFlagAttempt(c echo.Context) error {
 	if a.Explanation == "" {
 		return examsim.E(examsim.EINVALID, "dispute.error_nothing_to_flag")
 	}
-	comment := strings.TrimSpace(c.FormValue("comment"))
+	comment := strings.TrimSpace(formText(c, "comment"))
 	if err := examsim.CheckFlagComment(comment); err != nil {
 		return formError(c, err, func(_ int, reason string) error {
 			return s.renderAttempt(c, http.StatusUnprocessableEntity, a, flagView{Comment: comment, Error: reason})

@@ -33,9 +33,14 @@ func (s *Server) handleItemStats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The bank's questions, then the teacher's own and shared ones, alike.
+	qs, keys := s.Bank.Questions, s.Bank.ItemKeys()
+	for _, q := range s.authoredPickable(c) {
+		qs, keys = append(qs[:len(qs):len(qs)], q), append(keys, authoredItemKey(q))
+	}
 	var rows []itemStatsRow
-	for i, st := range examsim.ComputeItemStats(s.Bank.ItemKeys(), responses) {
-		rows = append(rows, itemStatsRow{Q: s.Bank.Questions[i], Stats: st})
+	for i, st := range examsim.ComputeItemStats(keys, responses) {
+		rows = append(rows, itemStatsRow{Q: qs[i], Stats: st})
 	}
 	return Render(c, http.StatusOK, ItemStatsPage(rows))
 }

@@ -53,7 +53,7 @@ func (s *Server) handleMe(c echo.Context) error {
 			}
 		}
 	}
-	v := buildProgress(s.Bank, attempts, exams, s.now())
+	v := buildProgress(s.Bank, attempts, exams, s.now().In(zoneOf(c.Request())))
 	v.DueCount = due
 	v.ExamDay = examDay
 	return Render(c, http.StatusOK, MePage(s.Bank, v, predictions))

@@ -28,7 +28,9 @@ func (s *Server) handleQuestion(c echo.Context) error {
 
 func (s *Server) question(c echo.Context) (*questions.Question, error) {
 	q, ok := s.Bank.Question(c.Param("id"))
-	if !ok {
+	// A teacher's question is reached through the quiz that uses it, never
+	// by its id: its author may not have shared it.
+	if !ok || q.Authored {
 		return nil, examsim.E(examsim.ENOTFOUND, "error.question_not_found", "ID", c.Param("id"))
 	}
 	return q, nil

@@ -43,7 +43,7 @@ func (s *Server) dueCards(c echo.Context) (reviewView, error) {
 	}
 	now := s.now()
 	for _, card := range cards { // earliest due first
-		if _, ok := s.Bank.Question(card.QuestionID); !ok {
+		if q, ok := s.Bank.Question(card.QuestionID); !ok || q.Authored { // a teacher's question is practised in its quiz
 			continue
 		}
 		if card.IsDue(now) {

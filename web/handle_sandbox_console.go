@@ -20,6 +20,7 @@ type consolePage struct {
 	History    []sandbox.ConsoleCall
 	Error      string // translated
 	Expired    bool   // the session had ended, so a new one was opened
+	Evicted    bool   // it was closed to make room for others' sessions
 	NewSession bool   // the learner asked for a new session
 }
 
@@ -73,11 +74,19 @@ func (s *Server) handleSandboxConsoleCall(c echo.Context) error {
 		id, v.NewSession = "", true
 		v.Args, v.Meta = tool.ExampleArgs, tool.ExampleMeta
 	}
-	id, fresh, err := con.Session(ctx, id)
+	id, fresh, err := con.SessionAdmitted(ctx, id, func() error {
+		if ok, wait := s.limiters().consoleClient(s).take(s.clientKey(c.Request()), s.now()); !ok {
+			return examsim.E(examsim.ERATELIMIT, "sandbox.console.rate_limited", "Minutes", retryAfter(c, wait))
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	v.ID, v.Expired = id, fresh && c.FormValue("console") != "" && !v.NewSession
+	if old := c.FormValue("console"); fresh && old != "" && !v.NewSession {
+		v.Expired, v.Evicted = true, con.Evicted(old)
+	}
+	v.ID = id
 	if v.NewSession {
 		return Render(c, http.StatusOK, SandboxConsolePage(v))
 	}

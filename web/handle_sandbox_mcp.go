@@ -43,7 +43,8 @@ func (s *Server) mcpHandler() echo.HandlerFunc {
 		},
 	})
 	return func(c echo.Context) error {
-		r, w := c.Request(), c.Response()
+		r := c.Request()
+		w := &noStore{ResponseWriter: c.Response()}
 		if r.Method != http.MethodGet {
 			h.ServeHTTP(w, r)
 			return nil
@@ -57,3 +58,32 @@ func (s *Server) mcpHandler() echo.HandlerFunc {
 		return nil
 	}
 }
+
+// noStore makes every reply the SDK writes say Cache-Control: no-store, as
+// every API reply does (the SDK sets no-cache), keeping its no-transform so
+// proxies pass event streams on untouched.
+type noStore struct{ http.ResponseWriter }
+
+func (w *noStore) WriteHeader(code int) {
+	h := w.Header()
+	if cc := h.Get("Cache-Control"); strings.Contains(cc, "no-transform") {
+		h.Set("Cache-Control", "no-store, no-transform")
+	} else {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *noStore) Write(b []byte) (int, error) {
+	if r, ok := w.ResponseWriter.(*echo.Response); !ok || !r.Committed {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush is http.Flusher's, which reports nothing: a gone client shows on
+// the next write.
+func (w *noStore) Flush() { _ = http.NewResponseController(w.ResponseWriter).Flush() }
+
+// Unwrap lets http.ResponseController reach the connection (deadlines).
+func (w *noStore) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -50,7 +50,7 @@ func storeSyntheticAnswers(t *testing.T, app *classApp) (ids []string, letter fu
 	ls, as := store.NewLearnerService(app.DB), store.NewAttemptService(app.DB)
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	for _, who := range []string{"r1", "r2", "r3", "r4", "r5", "r6"} {
-		l, err := ls.CreateAnonymous(ctx)
+		l, err := ls.CreateAccount(ctx, who+"_items", "long enough pass", examsim.RoleLearner) // answers with weight
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,8 +77,8 @@ func TestItemStatsPage(t *testing.T) {
 			t.Fatalf("%s: %d", lang, p.status)
 		}
 		// Worked out by hand in examsim's test: facility 50%, 50%, 33%;
-		// discrimination 0.24, 0.24, 0.00.
-		for i, want := range [][2]string{{"50%", "0.24"}, {"50%", "0.24"}, {"33%", "0.00"}} {
+		// discrimination 0.24, 0.24, 0.00; each resting on six learners.
+		for i, want := range [][2]string{{"50% (n = 6)", "0.24 (n = 6)"}, {"50% (n = 6)", "0.24 (n = 6)"}, {"33% (n = 6)", "0.00 (n = 6)"}} {
 			row := p.doc.Find(`[data-testid=item-row][data-question-id="` + ids[i] + `"]`)
 			if got := [2]string{row.Find(`[data-testid=facility]`).Text(), row.Find(`[data-testid=discrimination]`).Text()}; got != want {
 				t.Errorf("%s: %s facility/discrimination %v, want %v", lang, ids[i], got, want)

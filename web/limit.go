@@ -153,11 +153,51 @@ func (l *limiter) makeRoom(now time.Time) {
 	}
 }
 
+// DefaultConsoleSessionsPerClient lets a room behind one school address
+// open a console each, while one client opens at most 50 + 180 in the 30
+// minutes a session stays: under MaxConsoleSessions (500), so it cannot
+// push out another learner's session in use.
+var DefaultConsoleSessionsPerClient = Limit{Burst: 50, Every: 10 * time.Second}
+
 // limits is the server's limiters, made on first use.
 type limits struct {
 	once                                    sync.Once
 	loginClient, loginAccount, registration *limiter
 	joinClient, joinFailures                *limiter
+	consoleOnce                             sync.Once
+	console                                 *limiter
+	anonAnswersOnce                         sync.Once
+	anonAnswers                             *limiter
+}
+
+// DefaultAnonymousAnswersPerClient lets a room of learners without accounts
+// practise from behind one school address (60 at once, then two a second),
+// while a script cannot store answers by the thousand.
+var DefaultAnonymousAnswersPerClient = Limit{Burst: 60, Every: 500 * time.Millisecond}
+
+// anonymousAnswers limits practice answers from learners without an
+// account, per client address.
+func (ls *limits) anonymousAnswers(s *Server) *limiter {
+	ls.anonAnswersOnce.Do(func() {
+		l := s.AnonymousAnswersPerClient
+		if l == (Limit{}) {
+			l = DefaultAnonymousAnswersPerClient
+		}
+		ls.anonAnswers = newLimiter(l)
+	})
+	return ls.anonAnswers
+}
+
+// consoleClient limits new tool-console sessions per client address.
+func (ls *limits) consoleClient(s *Server) *limiter {
+	ls.consoleOnce.Do(func() {
+		l := s.ConsoleSessionsPerClient
+		if l == (Limit{}) {
+			l = DefaultConsoleSessionsPerClient
+		}
+		ls.console = newLimiter(l)
+	})
+	return ls.console
 }
 
 func (s *Server) limiters() *limits {

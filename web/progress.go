@@ -46,7 +46,8 @@ type readiness struct {
 	LastExam *examsim.Exam // the last submitted exam, if any
 }
 
-// buildProgress works out the progress view from a learner's history.
+// buildProgress works out the progress view from a learner's history;
+// now is in the viewer's zone, whose calendar days the chart counts.
 func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*examsim.Exam, now time.Time) progressView {
 	v := progressView{Attempts: attempts, Exams: exams, History: attempts[:min(len(attempts), historyRows)]}
 	conceptsOf := map[string][]string{}
@@ -93,18 +94,20 @@ func buildProgress(bank *questions.Bank, attempts []*examsim.Attempt, exams []*e
 	return v
 }
 
-// timeline counts answers per UTC day over the last days days.
+// timeline counts answers per calendar day of now's zone (the viewer's)
+// over the last days days.
 func timeline(attempts []*examsim.Attempt, now time.Time, days int) []dayCount {
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	zone := now.Location()
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, zone)
 	first := today.AddDate(0, 0, -(days - 1))
 	out := make([]dayCount, days)
 	for i := range out {
 		out[i].Day = first.AddDate(0, 0, i)
 	}
 	for _, a := range attempts {
-		at := a.CreatedAt.UTC()
-		d := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
-		i := int(d.Sub(first).Hours() / 24)
+		at := a.CreatedAt.In(zone)
+		d := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, zone)
+		i := int(math.Round(d.Sub(first).Hours() / 24)) // a daylight-saving day is 23 or 25 hours
 		if i >= days && a.CreatedAt.After(now) {
 			i = days - 1 // a clock slightly behind the database's: count it today
 		}

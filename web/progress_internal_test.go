@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -57,6 +58,25 @@ func TestTimelineCountsPerDay(t *testing.T) {
 	want := []got{{"05-12", 1, 0}, {"05-13", 0, 0}, {"05-14", 2, 1}}
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("timeline (-want +got):\n%s", diff)
+	}
+}
+
+// TestTimelineDaysAreTheViewers counts an answer on the viewer's calendar
+// day: 17:30 and 20:00 UTC on the 13th are the 14th in Ho Chi Minh City.
+func TestTimelineDaysAreTheViewers(t *testing.T) {
+	saigon, err := time.LoadLocation("Asia/Ho_Chi_Minh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 5, 14, 9, 0, 0, 0, saigon)
+	late := &examsim.Attempt{Correct: true, CreatedAt: time.Date(2026, 5, 13, 20, 0, 0, 0, time.UTC)}
+	early := &examsim.Attempt{CreatedAt: time.Date(2026, 5, 13, 17, 30, 0, 0, time.UTC)}
+	var got []string
+	for _, d := range timeline([]*examsim.Attempt{late, early}, now, 2) {
+		got = append(got, fmt.Sprintf("%s %d/%d", d.Day.Format("01-02"), d.Correct, d.Wrong))
+	}
+	if diff := cmp.Diff([]string{"05-13 0/0", "05-14 1/1"}, got); diff != "" {
+		t.Errorf("timeline in Asia/Ho_Chi_Minh (-want +got):\n%s", diff)
 	}
 }
 

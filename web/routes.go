@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -13,7 +14,9 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RemoveTrailingSlash())
-	e.Use(s.recoverPanics, s.securityHeaders, middleware.BodyLimit("64K"))
+	// Every body is small but an import's file, which has its own limit.
+	e.Use(s.recoverPanics, s.securityHeaders, middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64K",
+		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == authoredImportPath }}))
 
 	e.GET("/healthz", s.handleHealthz)
 	if s.BenchCeiling {
@@ -97,6 +100,17 @@ func (s *Server) routes() {
 	pages.GET("/class/grading/:kind/:id", s.handleGradingItem)
 	pages.POST("/class/grading/:kind/:id", s.handleRegrade)
 	pages.GET("/class/items", s.handleItemStats)
+	// Teachers' own questions: the editor, rubric workbench, preview,
+	// import and export (handle_authored.go).
+	pages.GET("/class/questions", s.handleAuthoredList)
+	pages.GET("/class/questions/new", s.handleAuthoredNew)
+	pages.POST("/class/questions", s.handleAuthoredCreate)
+	pages.POST(authoredImportPath, s.handleAuthoredImport, middleware.BodyLimit(strconv.Itoa(importBodyBytes/1024)+"K"))
+	pages.GET("/class/questions/export.zip", s.handleAuthoredExport)
+	pages.GET("/class/questions/:id", s.handleAuthoredEdit)
+	pages.POST("/class/questions/:id", s.handleAuthoredSave)
+	pages.GET("/class/questions/:id/preview", s.handleAuthoredPreview)
+	pages.POST("/class/questions/:id/share", s.handleAuthoredShare)
 	pages.GET("/admin/users", s.handleAdminUsers)
 	pages.POST("/admin/users/:id/role", s.handleAdminRole)
 }

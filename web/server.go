@@ -3,6 +3,7 @@
 package web
 
 import (
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -62,7 +63,14 @@ type Config struct {
 	// MCPSessionsPerClient limits new MCP sessions per client address; the
 	// zero value means DefaultMCPSessionsPerClient.
 	MCPSessionsPerClient Limit
-	Logger               *slog.Logger
+	// ConsoleSessionsPerClient limits new tool-console sessions per client
+	// address; the zero value means DefaultConsoleSessionsPerClient.
+	ConsoleSessionsPerClient Limit
+	// AnonymousAnswersPerClient limits practice answers from learners
+	// without an account per client address; the zero value means
+	// DefaultAnonymousAnswersPerClient.
+	AnonymousAnswersPerClient Limit
+	Logger                    *slog.Logger
 
 	// Classroom runs live classroom sessions on Classes; Accounts manages
 	// roles for the admin page. The classroom pages answer 404 without them.
@@ -75,6 +83,12 @@ type Config struct {
 	// ItemStats reads the answers behind /class/items, the item statistics
 	// page; it answers 404 without them.
 	ItemStats examsim.ResponseSource
+	// Authored stores teachers' own questions (/class/questions); those
+	// pages answer 404 without it.
+	Authored examsim.AuthoredQuestionService
+	// BankFiles is the folder Bank was loaded from; teachers' questions are
+	// checked and rendered with its topics. nil means the embedded bank.
+	BankFiles fs.FS
 	// MetricsToken lets /metrics be read from other hosts with
 	// "Authorization: Bearer TOKEN"; from loopback it needs none.
 	MetricsToken string
@@ -106,6 +120,7 @@ func (cfg *Config) UseServices(svc examsim.Services) {
 	cfg.Learners, cfg.Sessions, cfg.Attempts = svc.Learners, svc.Sessions, svc.Attempts
 	cfg.Exams, cfg.Reviews, cfg.Predictions = svc.Exams, svc.Reviews, svc.Predictions
 	cfg.Classes, cfg.Accounts, cfg.Disputes, cfg.ItemStats = svc.Classes, svc.Accounts, svc.Disputes, svc.ItemStats
+	cfg.Authored = svc.Authored
 	if ping := svc.Ping; ping != nil {
 		cfg.Ping = func(r *http.Request) error { return ping(r.Context()) }
 	}

@@ -27,6 +27,13 @@ func startSSE(c echo.Context) *sse {
 	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // let proxies pass each event on at once
+	// A stream that ends (replaced, kicked, shutting down) closes its TCP
+	// connection rather than leaving it idle for keep-alive: one cookie
+	// must not hold a thousand connections. HTTP/2 carries every stream on
+	// one connection, and there the header would close it for all of them.
+	if c.Request().ProtoMajor == 1 {
+		h.Set("Connection", "close")
+	}
 	w.WriteHeader(http.StatusOK)
 	return &sse{w: w, rc: http.NewResponseController(w)}
 }

@@ -1,7 +1,12 @@
 package web_test
 
 import (
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,4 +80,73 @@ func TestStreamCapsOverHTTP(t *testing.T) {
 			t.Errorf("%s: the oldest stream closed without event: replaced", tt.who)
 		}
 	}
+}
+
+// TestReplacedStreamsCloseTheirConnection opens many event streams on one
+// rejoin cookie, each on its own TCP connection as a browser tab would,
+// and checks the server closes the connection of every stream it replaces:
+// a finished response must not leave the connection open for keep-alive.
+func TestReplacedStreamsCloseTheirConnection(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("conns_host", examsim.RoleInstructor)
+	room, code := a.startRun(host, "optional")
+	student := a.join(code, "Many Conns", "en")
+	base, _ := url.Parse(a.Server.URL)
+	var cookies []string
+	events, _ := url.Parse(a.Server.URL + room + "/events")
+	for _, ck := range student.http.Jar.Cookies(events) {
+		cookies = append(cookies, ck.Name+"="+ck.Value)
+	}
+	request := "GET " + room + "/events HTTP/1.1\r\nHost: " + base.Host + "\r\nAccept: text/event-stream\r\nCookie: " +
+		strings.Join(cookies, "; ") + "\r\n\r\n"
+
+	const streams = 12
+	var conns []net.Conn
+	for i := 0; i < streams; i++ {
+		conn, err := net.Dial("tcp", base.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		if _, err := io.WriteString(conn, request); err != nil {
+			t.Fatal(err)
+		}
+		// The first event comes once the room counts the stream.
+		if err := readUntil(conn, "\n\n"); err != nil {
+			t.Fatalf("stream %d: %v", i, err)
+		}
+		conns = append(conns, conn)
+	}
+	open := 0
+	// A guard against a hang: a connection kept for keep-alive never ends.
+	guard := time.Now().Add(5 * time.Second)
+	for i, conn := range conns {
+		_ = conn.SetReadDeadline(guard)
+		_, err := io.Copy(io.Discard, conn)
+		switch {
+		case err == nil && i >= streams-classroom.MaxPlayerStreams:
+			t.Errorf("stream %d of %d was closed; only the oldest %d should be", i+1, streams, streams-classroom.MaxPlayerStreams)
+		case err != nil:
+			open++
+		}
+	}
+	if open != classroom.MaxPlayerStreams {
+		t.Errorf("after %d streams on one cookie, %d TCP connections are still open; want %d (the streams the cap keeps)",
+			streams, open, classroom.MaxPlayerStreams)
+	}
+}
+
+// readUntil reads conn until it has seen marker.
+func readUntil(conn net.Conn, marker string) error {
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	defer conn.SetReadDeadline(time.Time{})
+	var seen []byte
+	buf := make([]byte, 1)
+	for !strings.Contains(string(seen), marker) {
+		if _, err := conn.Read(buf); err != nil {
+			return fmt.Errorf("%w after %q", err, seen)
+		}
+		seen = append(seen, buf[0])
+	}
+	return nil
 }

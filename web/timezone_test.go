@@ -9,8 +9,9 @@ import (
 )
 
 // TestTimesInViewersZone shows a classroom answer's time on /me in the zone
-// the browser's script reported, in UTC without it or with a zone the
-// server does not know, and keeps ISO 8601 with the offset in datetime.
+// the browser's script reported (URL-encoded, as static/tz.js writes the
+// cookie), in UTC without it, with a zone the server does not know or
+// with a non-canonical spelling, and keeps ISO 8601 with the offset in datetime.
 func TestTimesInViewersZone(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
@@ -25,6 +26,10 @@ func TestTimesInViewersZone(t *testing.T) {
 		{"", "UTC", "Z"},
 		{"Asia/Bangkok", "+07", "+07:00"},
 		{"Not/AZone", "UTC", "Z"},
+		// As static/tz.js writes it: encodeURIComponent("Asia/Ho_Chi_Minh").
+		{"Asia%2FHo_Chi_Minh", "+07", "+07:00"},
+		{"Europe%2FWarsaw", "CET", "+01:00"},
+		{"America//./New_York", "UTC", "Z"},
 	} {
 		student.setCookie("examsim_tz", c.zone)
 		me := student.get("/me")

@@ -59,7 +59,7 @@ func runScoringExport(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "examsim scoring export: no database at %s: %v; pass --db PATH\n", *dbPath, err)
 		return 1
 	}
-	db, err := store.Open(ctx, *dbPath)
+	db, err := store.OpenExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim scoring export: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1

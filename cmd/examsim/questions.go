@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -38,6 +39,15 @@ func loadBank(dir string) (*questions.Bank, questions.Problems) {
 		return questions.Load(fsys, name)
 	}
 	return questions.Load(os.DirFS(dir), strings.TrimSuffix(dir, "/"))
+}
+
+// bankFiles is the folder a bank loads from: dir, or the embedded bank.
+func bankFiles(dir string) fs.FS {
+	if dir == "" {
+		fsys, _ := questions.Embedded()
+		return fsys
+	}
+	return os.DirFS(dir)
 }
 
 func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {

@@ -29,7 +29,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "examsim rescore: the question bank has problems; run examsim questions check:\n%s\n", problems.Error())
 		return 1
 	}
-	db, err := store.Open(ctx, *dbPath)
+	db, err := store.OpenExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim rescore: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1

@@ -16,6 +16,7 @@ import (
 
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/questions/exchange"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
@@ -102,13 +103,13 @@ func openServingDB(ctx context.Context, path string, stderr io.Writer, logger *s
 		return nil, nil, nil, 1
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\n%s\n", path, err, store.OpenAdvice(path, err))
 		return nil, nil, nil, 1
 	}
 	db, err = store.Open(ctx, path)
 	if err != nil {
 		_ = release() // the open error is the one to report
-		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\nCheck that its folder exists and is writable, or pass --db.\n", path, err)
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n%s\n", path, err, store.OpenAdvice(path, err))
 		return nil, nil, nil, 1
 	}
 	return db, release, nil, 0
@@ -171,16 +172,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer release() // after the database is closed: deferred first, run last
 	defer db.Close()
 	key, err := db.Secret(ctx, "cookie")
-	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+	if err != nil { // only a first start writes it: read-only from the start, it cannot be made
+		fmt.Fprintf(stderr, "examsim serve: %v\n%s\n", err, store.OpenAdvice(o.dbPath, err))
 		return 1
 	}
 
 	services := store.NewServices(db)
+	// Quizzes, results and grading find teachers' questions beside the bank's.
+	bank = bank.WithAuthored(exchange.NewResolver(bankFiles(o.qdir), services.Authored).Lookup)
 	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Logger: logger})
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{
-		Bank: bank, Catalog: catalog, Logger: logger, CookieKey: key,
+		Bank: bank, BankFiles: bankFiles(o.qdir), Catalog: catalog, Logger: logger, CookieKey: key,
 		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
 		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,

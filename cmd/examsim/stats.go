@@ -45,7 +45,7 @@ func runQuestionsStats(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "examsim questions stats: no database at %s: %v\nPass the --db that examsim serve uses.\n", *dbPath, err)
 		return 1
 	}
-	db, err := store.Open(ctx, *dbPath)
+	db, err := store.OpenExisting(ctx, *dbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim questions stats: cannot open the database %s: %v\n", store.DisplayName(*dbPath), err)
 		return 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,8 +57,8 @@ func testQuestionsStatsWithDB(t *testing.T, path string) {
 	answers := [][3]string{{"A", "B", "D"}, {"B", "B", "C"}, {"A", "B", "D"}, {"A", "D", "C"}, {"C", "A", "B"}, {"C", "C", "B"}}
 	ls, as := store.NewLearnerService(db), store.NewAttemptService(db)
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	for _, row := range answers {
-		l, err := ls.CreateAnonymous(ctx)
+	for i, row := range answers {
+		l, err := ls.CreateAccount(ctx, "learner"+strconv.Itoa(i), "long enough pass", examsim.RoleLearner) // answers with weight
 		if err != nil {
 			t.Fatal(err)
 		}

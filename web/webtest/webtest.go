@@ -17,6 +17,7 @@ import (
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/internal/pgtest"
 	"github.com/examsim/examsim/questions"
+	"github.com/examsim/examsim/questions/exchange"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
@@ -126,6 +127,10 @@ func Start(tb testing.TB, opts ...Option) *App {
 	}
 	clock := &Clock{now: time.Now().UTC()}
 	services := store.NewServices(db)
+	if o.bank == nil { // as serve wires it: teachers' questions beside the bank's
+		fsys, _ := questions.Embedded()
+		bank = bank.WithAuthored(exchange.NewResolver(fsys, services.Authored).Lookup)
+	}
 	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Now: clock.Now})
 	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
 	cfg := web.Config{Bank: bank, Catalog: catalog, CookieKey: key, Now: clock.Now, Sandbox: sandbox.New(), Classroom: hub}
