@@ -378,7 +378,7 @@ func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
 	}
 	// Item statistics count it as they count the bank's questions.
 	items := ines.get("/class/items")
-	if f := items.doc.Find(`[data-testid=item-row][data-question-id=locked-calendar] [data-testid=facility]`).Text(); f != "100%" {
-		t.Errorf("item statistics of the teacher's question: facility %q, want 100%%", f)
+	if f := items.doc.Find(`[data-testid=item-row][data-question-id=locked-calendar] [data-testid=facility]`).Text(); f != "100% (n = 1)" {
+		t.Errorf("item statistics of the teacher's question: facility %q, want 100%% (n = 1)", f)
 	}
 }
