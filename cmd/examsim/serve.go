@@ -33,6 +33,7 @@ func envOr(name, def string) string {
 // serveOptions are serve's flags, read and checked.
 type serveOptions struct {
 	addr, dbPath, qdir string
+	publicURL          string
 	mcpAnyHost         bool
 	origins            []string
 	benchCeiling       bool
@@ -57,6 +58,8 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	tlsCert := fs.String("tls-cert", envOr("EXAMSIM_TLS_CERT", ""),
 		"serve HTTPS with this PEM certificate (and --tls-key): every response then carries HSTS and cookies are Secure (EXAMSIM_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envOr("EXAMSIM_TLS_KEY", ""), "the PEM private key of --tls-cert (EXAMSIM_TLS_KEY)")
+	publicURL := fs.String("public-url", envOr("EXAMSIM_PUBLIC_URL", ""),
+		"the address students' phones open, such as http://192.168.1.20:8080: the classroom join URL and QR code use it (EXAMSIM_PUBLIC_URL; default: the address the presenter screen is opened at)")
 	o := &serveOptions{}
 	fs.Var(&o.proxies, "trusted-proxy",
 		"a reverse proxy (CIDR block or address; repeat for more) whose X-Forwarded-For and X-Forwarded-Proto are believed, for rate limits, HSTS and Secure cookies; from anyone else they are ignored (EXAMSIM_TRUSTED_PROXY, comma-separated)")
@@ -74,6 +77,10 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	}
 	if o.tlsConfig, err = serverTLS(*tlsCert, *tlsKey); err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+		return nil, 2
+	}
+	if o.publicURL, err = checkPublicURL(*publicURL); err != nil {
+		fmt.Fprintf(stderr, "examsim serve: --public-url: %v\n", err)
 		return nil, 2
 	}
 	o.addr, o.dbPath, o.qdir, o.mcpAnyHost, o.benchCeiling = *addr, *dbPath, *qdir, *mcpAnyHost, *benchCeiling
@@ -180,6 +187,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
 		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,
+		PublicURL: o.publicURL, ListenAddr: o.addr, LANAddrs: lanAddrs(),
 	}
 	cfg.UseServices(services)
 	handler := web.New(cfg)
