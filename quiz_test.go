@@ -54,3 +54,13 @@ func TestQuizValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestReadingSeconds(t *testing.T) {
+	for _, c := range []struct{ words, want int }{
+		{0, 30}, {10, 45}, {37, 45}, {38, 60}, {75, 60}, {76, 90}, {150, 90}, {151, 120}, {225, 120}, {300, 180}, {5000, 180},
+	} {
+		if got := examsim.ReadingSeconds(c.words); got != c.want {
+			t.Errorf("ReadingSeconds(%d) = %d, want %d", c.words, got, c.want)
+		}
+	}
+}

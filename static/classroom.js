@@ -48,6 +48,10 @@
     var el = document.getElementById(id);
     if (!el) return;
     var before = stageKey(el);
+    // An open confirmation (Remove a student) stays open across a redraw.
+    var open = {};
+    var was = el.querySelectorAll("details[data-keep-open][open]");
+    for (var o = 0; o < was.length; o++) open[was[o].getAttribute("data-keep-open")] = true;
     var wasExplaining = el.querySelector("form[data-explaining]");
     var chosen = wasExplaining ? wasExplaining.getAttribute("data-explaining") : "";
     var area = el.querySelector("#explanation");
@@ -55,6 +59,8 @@
     var focused = area && document.activeElement === area;
     el.innerHTML = html;
     fillCSRF(el);
+    var keep = el.querySelectorAll("details[data-keep-open]");
+    for (var k = 0; k < keep.length; k++) if (open[keep[k].getAttribute("data-keep-open")]) keep[k].open = true;
     var again = el.querySelector("#explanation");
     var same = stageKey(el) === before;
     if (again && typed && same) {
@@ -65,7 +71,94 @@
     if (same && chosen) choose(el.querySelector("form[data-explain]"), chosen);
     // A new step starts at the top: the projector shows the whole of it.
     if (id === "stage" && !same) window.scrollTo(0, 0);
+    if (id === "stage") showPanel(panelOpen);
+    if (id === "stage" || id === "live") fit();
     tick();
+  }
+
+  // The question on the projector fits one screen: the text shrinks, by
+  // halving the range, until no box overflows and the page does not
+  // scroll, but never below FIT_FLOOR of its full size (the stylesheet's
+  // sizes follow the screen's height, so the floor stays readable).
+  var FIT_FLOOR = 0.5;
+  function fits(stage) {
+    var doc = document.documentElement;
+    if (doc.scrollHeight > window.innerHeight + 0.5 || doc.scrollWidth > window.innerWidth + 0.5) return false;
+    var boxes = stage.querySelectorAll("[data-fit-box]");
+    for (var i = 0; i < boxes.length; i++) {
+      if (boxes[i].scrollHeight > boxes[i].clientHeight + 1 || boxes[i].scrollWidth > boxes[i].clientWidth + 1) return false;
+    }
+    return true;
+  }
+  var LAYOUTS = ["side", "tiles", "stem", "stack"];
+  function fit() {
+    var stage = root.querySelector(".stage[data-phase=question]");
+    if (stage && document.body.classList.contains("projector")) {
+      var set = function (f) { stage.style.setProperty("--fit", String(f)); }; // CSSOM, which the CSP allows
+      var best = "", bestFit = 0;
+      for (var l = 0; l < LAYOUTS.length && bestFit < 1; l++) {
+        stage.setAttribute("data-layout", LAYOUTS[l]);
+        var f = largestFit(stage, set, bestFit);
+        if (f > bestFit) { bestFit = f; best = LAYOUTS[l]; }
+      }
+      if (!best) best = leastOverflow(stage, set);
+      stage.setAttribute("data-layout", best);
+      set(bestFit || FIT_FLOOR);
+    }
+    root.setAttribute("data-fit", "done");
+  }
+  // leastOverflow is the layout that overflows least at FIT_FLOOR, for a
+  // question too long for any: the screen then shows the most of it.
+  function leastOverflow(stage, set) {
+    set(FIT_FLOOR);
+    var best = LAYOUTS[0], least = Infinity;
+    for (var l = 0; l < LAYOUTS.length; l++) {
+      stage.setAttribute("data-layout", LAYOUTS[l]);
+      var over = 0, boxes = stage.querySelectorAll("[data-fit-box]");
+      for (var i = 0; i < boxes.length; i++) over += Math.max(0, boxes[i].scrollHeight - boxes[i].clientHeight);
+      if (over < least) { least = over; best = LAYOUTS[l]; }
+    }
+    return best;
+  }
+  // largestFit is the largest text size at which the stage fits in its
+  // current layout, 0 when it does not fit even at FIT_FLOOR or at beat.
+  function largestFit(stage, set, beat) {
+    set(1);
+    if (fits(stage)) return 1;
+    var lo = Math.max(FIT_FLOOR, beat);
+    set(lo);
+    if (!fits(stage)) return 0;
+    var hi = 1;
+    for (var i = 0; i < 6; i++) {
+      var mid = (lo + hi) / 2;
+      set(mid);
+      if (fits(stage)) lo = mid; else hi = mid;
+    }
+    return lo;
+  }
+  var fitFrame = 0; // resize events come in bursts: fit once per frame
+  window.addEventListener("resize", function () { cancelAnimationFrame(fitFrame); fitFrame = requestAnimationFrame(fit); });
+
+  // The teacher's panel (roster, Remove, activity, language) opens from the
+  // host bar over the screen; closed, the projector shows none of it.
+  var panel = document.getElementById("teacher-panel");
+  var panelOpen = false;
+  function showPanel(openIt) {
+    panelOpen = openIt;
+    if (panel) panel.hidden = !openIt;
+    var toggles = root.querySelectorAll("[data-panel-toggle]");
+    for (var i = 0; i < toggles.length; i++) {
+      toggles[i].hidden = !panel;
+      toggles[i].setAttribute("aria-expanded", openIt ? "true" : "false");
+    }
+  }
+  if (panel) {
+    root.setAttribute("data-panel", "");
+    showPanel(false);
+    root.addEventListener("click", function (e) {
+      var t = e.target.closest ? e.target.closest("[data-panel-toggle]") : null;
+      if (t) showPanel(!panelOpen);
+    });
   }
 
   // With explanations asked for, a tapped tile is chosen first; the
@@ -113,6 +206,19 @@
     }
     box.textContent = message;
     box.hidden = false;
+    showPending(form, false);
+    if (box.scrollIntoView) box.scrollIntoView({ block: "nearest", behavior: "instant" });
+  }
+
+  // showPending says an answer tapped during an outage is kept and will be
+  // sent when the connection is back.
+  function showPending(form, on) {
+    var note = form && form.querySelector("[data-pending]");
+    if (!note) return;
+    note.hidden = !on;
+    var refused = form.querySelector("[data-error]");
+    if (on && refused) refused.hidden = true; // the kept answer replaces an earlier refusal
+    if (on && note.scrollIntoView) note.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   function setButtons(buttons, disabled) {
@@ -147,10 +253,11 @@
         if (!err && res.status >= 500 || err && err.isRetryable) throw new Error("retry");
         setButtons(buttons, false);
         if (submitter) submitter.removeAttribute("aria-pressed");
-        if (form) showError(form, err ? err.description + " " + (err.hint || "") : "");
+        if (form) showError(form, err ? (err.description + " " + (err.hint || "")).trim() : "");
       })
       .catch(function () { // the server is unreachable or busy: keep the answer, try again
         showConn("reconnecting");
+        showPending(form, true);
         var wait = Math.min(5000, 500 * Math.pow(2, attempt));
         return new Promise(function (done) { setTimeout(done, wait); })
           .then(function () { return post(action, data, form, buttons, submitter, attempt + 1); });
@@ -240,6 +347,7 @@
       } else if (k === "Escape") {
         var open = root.querySelector("details.end-confirm[open]");
         if (open) open.removeAttribute("open");
+        else if (panelOpen) showPanel(false);
       }
     });
     root.addEventListener("click", function (e) {
@@ -256,6 +364,7 @@
     source.addEventListener("stage", function (e) { swap("stage", e.data); });
     source.addEventListener("you", function (e) { swap("you", e.data); });
     source.addEventListener("live", function (e) { swap("live", e.data); });
+    source.addEventListener("roster", function (e) { swap("roster-region", e.data); });
     source.addEventListener("kicked", function (e) {
       source.close();
       window.location.href = e.data;
@@ -274,4 +383,5 @@
     resendKept();
   }
   tick();
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit); else fit();
 })();

@@ -200,7 +200,10 @@ func replanReview(ctx context.Context, tx *sql.Tx, learnerID int64, questionID s
 // The gradable explanations of each kind, with flag and regrade. Each query
 // ends in a WHERE clause the callers extend.
 const (
-	gradableAttempts = `SELECT a.id, a.learner_id, COALESCE(l.username, ''), a.question_id, a.lang, a.choice, a.correct,
+	// A learner without an account is named by the nickname they last
+	// played under, so the teacher can tell who flagged.
+	gradableAttempts = `SELECT a.id, a.learner_id, COALESCE(l.username,
+			(SELECT p.nickname FROM class_players p WHERE p.learner_id = a.learner_id ORDER BY p.id DESC LIMIT 1), ''), a.question_id, a.lang, a.choice, a.correct,
 		a.explanation, a.band, a.concepts, a.misconceptions, a.rubric_version, a.created_at, ` + flagColumns + `, ` + gradeColumns + `,
 		a.pending, a.confidence, a.evidence
 		FROM attempts a JOIN learners l ON l.id = a.learner_id

@@ -225,6 +225,7 @@ func (w *authzWorld) cases() map[string]routeCase {
 		"POST /join":                       post("/join", url.Values{"code": {"12"}, "nickname": {"Someone"}, "lang": {"en"}}, everyone(bad)),
 		"GET /class":                       get("/class", teacherPage),
 		"GET /class/items":                 get("/class/items", teacherPage),
+		"GET /class/preview/:qid":          get("/class/preview/empty-result-retry-loop", teacherPage),
 		"GET /class/quizzes/new":           get("/class/quizzes/new", teacherPage),
 		"POST /class/quizzes":              post("/class/quizzes", quizForm, only(see, forbid, teachers...).with(unauth, anonymous)),
 		"GET /class/quizzes/:id":           get(w.quiz, host),

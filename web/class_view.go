@@ -47,6 +47,21 @@ type hostView struct {
 	Snap    *classroom.Snapshot
 	JoinURL string
 	Now     time.Time
+	// Preview is a bank question shown as the projector would show it,
+	// outside any room: no event stream, nothing to control.
+	Preview bool
+	// Reach, when set, warns that phones cannot open JoinURL.
+	Reach *reachView
+}
+
+// reachView is the warning on the presenter screen when the join URL is
+// on a loopback address: ListenOnly when the server listens on loopback
+// only (it must be restarted on the LAN), URLs the machine's LAN addresses
+// with the port to open instead.
+type reachView struct {
+	ListenOnly bool
+	Port       string
+	URLs       []string
 }
 
 func (v hostView) id() int64 { return v.Snap.Run.ID }
@@ -59,15 +74,21 @@ type joinForm struct {
 	Nickname string
 	Lang     examsim.Lang
 	Error    string // already translated
-	Kicked   bool
+	// Errors are the form's other problems, each already translated: a
+	// wrong code and a bad nickname are reported together.
+	Errors []string
+	Kicked bool
 }
 
 // quizForm is the quiz builder's form, kept across filtering and errors.
 type quizForm struct {
-	ID                         int64
-	Title                      string
-	Picked                     []string // in asking order
-	Seconds                    int
+	ID      int64
+	Title   string
+	Picked  []string // in asking order
+	Seconds int
+	// AutoSeconds sets Seconds on save from the reading time of the
+	// longest picked question (examsim.ReadingSeconds).
+	AutoSeconds                bool
 	Scoring                    string
 	Leaderboard                bool
 	Explanations               string

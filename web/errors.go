@@ -135,8 +135,16 @@ func acceptsJSON(c echo.Context) bool {
 
 // hintFor says what to do about an error: the message's own hint when the
 // catalog has one (hint.storage_full for error.storage_full: a full disk
-// needs more than a few seconds' wait), else its code's.
+// needs more than a few seconds' wait; hint.class.error_already_answered),
+// else its code's.
 func hintFor(p *Page, e *examsim.Error) string {
+	// A message from another area may have its own hint too:
+	// hint.class.error_already_answered, not the code's generic one.
+	if !strings.HasPrefix(e.MessageID, "error.") {
+		if h := p.Catalog.T(p.Lang, "hint."+e.MessageID); h != "hint."+e.MessageID {
+			return h
+		}
+	}
 	if rest, ok := strings.CutPrefix(e.MessageID, "error."); ok {
 		id := "hint." + rest
 		if h := p.Catalog.T(p.Lang, id); h != id {

@@ -72,6 +72,18 @@ type feedbackView struct {
 	// ID makes element ids unique when a page shows several.
 	ID   string
 	Flag flagView
+	// ForTeacher words it for the teacher regrading ("The learner
+	// covered"), not for the learner ("You covered").
+	ForTeacher bool
+}
+
+// said is the message id key, or its teacher's wording when the teacher
+// reads the feedback (key + "_teacher").
+func (f feedbackView) said(key string) string {
+	if f.ForTeacher {
+		return key + "_teacher"
+	}
+	return key
 }
 
 // Unsure reports whether the learner should read the verdict as a guess.

@@ -124,8 +124,8 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 }
 
 // handleHostEvents streams the host's screen: the stage when the phase
-// changes, and the live panel (counts, chart, roster) at most a few times a
-// second however fast answers arrive.
+// changes, and the live counts and the teacher's roster at most a few
+// times a second however fast answers arrive.
 func (s *Server) handleHostEvents(c echo.Context) error {
 	room, _, err := s.hostRoom(c)
 	if err != nil {
@@ -144,6 +144,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	joinURL := s.joinURL(c, room.Run().Code)
+	reach := s.reachWarning(joinURL)
 	var sentStage string
 	var sentLive uint64
 	for {
@@ -152,7 +153,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		}
 		snap := room.Snapshot()
 		now := s.now()
-		v := hostView{Snap: snap, JoinURL: joinURL, Now: now}
+		v := hostView{Snap: snap, JoinURL: joinURL, Reach: reach, Now: now}
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Run.Locked, snap.Run.EndedAt.IsZero(), snap.AutoReveal)
 		if stageKey != sentStage {
@@ -169,6 +170,10 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 				return err
 			}
 			chunks = append(chunks, sseEvent("live", html))
+			if html, err = renderFor(ctx, pageOf(c), HostRoster(v)); err != nil {
+				return err
+			}
+			chunks = append(chunks, sseEvent("roster", html))
 			sentLive = snap.Live
 		}
 		if out.send(chunks...) != nil {

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 	"github.com/skip2/go-qrcode"
@@ -11,9 +14,47 @@ import (
 	"github.com/examsim/examsim"
 )
 
-// joinURL is the address students open, with the code filled in.
+// joinURL is the address students open, with the code filled in: the
+// public URL when the server has one, else the one the presenter opened.
 func (s *Server) joinURL(c echo.Context, code string) string {
-	return c.Scheme() + "://" + c.Request().Host + "/join?code=" + url.QueryEscape(code)
+	base := c.Scheme() + "://" + c.Request().Host
+	if s.PublicURL != "" {
+		base = strings.TrimSuffix(s.PublicURL, "/")
+	}
+	return base + "/join?code=" + url.QueryEscape(code)
+}
+
+// reachWarning says why phones cannot open joinURL, or is nil when they
+// can as far as the server knows: a join URL on a loopback address opens
+// only on this machine.
+func (s *Server) reachWarning(joinURL string) *reachView {
+	u, err := url.Parse(joinURL)
+	if err != nil || !loopbackHost(u.Hostname()) {
+		return nil
+	}
+	w := &reachView{ListenOnly: s.listensOnLoopback(), Port: "8080"}
+	if _, port, err := net.SplitHostPort(s.ListenAddr); err == nil && port != "" && port != "0" {
+		w.Port = port
+	}
+	for _, a := range s.LANAddrs {
+		w.URLs = append(w.URLs, "http://"+net.JoinHostPort(a, w.Port))
+	}
+	return w
+}
+
+// listensOnLoopback reports whether the server listens on a loopback
+// address only, so no other machine can reach it whatever the URL.
+func (s *Server) listensOnLoopback() bool {
+	host, _, err := net.SplitHostPort(s.ListenAddr)
+	return err == nil && loopbackHost(host)
+}
+
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // handleHost shows the presenter screen of a run to its host.
@@ -23,7 +64,8 @@ func (s *Server) handleHost(c echo.Context) error {
 		return err
 	}
 	snap := room.Snapshot()
-	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: s.joinURL(c, snap.Run.Code), Now: s.now()}))
+	join := s.joinURL(c, snap.Run.Code)
+	return Render(c, http.StatusOK, HostPage(hostView{Snap: snap, JoinURL: join, Reach: s.reachWarning(join), Now: s.now()}))
 }
 
 // handleHostControl carries out one of the host's buttons. Each carries

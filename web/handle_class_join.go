@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
 )
 
 var joinCode = regexp.MustCompile(`^[0-9]{6}$`)
@@ -38,12 +39,23 @@ func (s *Server) handleJoin(c echo.Context) error {
 	if l, ok := examsim.ParseLang(c.FormValue("lang")); ok {
 		form.Lang = l
 	}
-	fail := func(err error) error {
-		return formError(c, err, func(status int, reason string) error {
-			form.Error = reason
-			return Render(c, status, JoinPage(form))
-		})
+	// failAll shows every problem of the form at once, the first's status.
+	failAll := func(errs ...error) error {
+		status := 0
+		for _, err := range errs {
+			if ferr := formError(c, err, func(st int, reason string) error {
+				if status == 0 {
+					status = st
+				}
+				form.Errors = append(form.Errors, reason)
+				return nil
+			}); ferr != nil {
+				return ferr
+			}
+		}
+		return Render(c, status, JoinPage(form))
 	}
+	fail := func(err error) error { return failAll(err) }
 	// Every join counts against the client, and so does every wrong code,
 	// charged once the code turns out wrong: a room of students joining at
 	// once from one school address must not be refused for each other.
@@ -56,16 +68,27 @@ func (s *Server) handleJoin(c echo.Context) error {
 		retryAfter(c, wait)
 		return fail(examsim.E(examsim.ERATELIMIT, "join.error_rate_limited"))
 	}
+	// The code and the nickname are both checked before either is
+	// reported, so a student fixes everything in one go.
+	var problems []error
+	var room *classroom.Room
 	if !joinCode.MatchString(form.Code) {
 		lim.joinFailures.take(client, now)
-		return fail(examsim.E(examsim.EINVALID, "join.error_bad_code"))
-	}
-	room, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code)
-	if err != nil {
-		if examsim.ErrorCode(err) == examsim.ENOTFOUND {
-			lim.joinFailures.take(client, now) // a wrong code; anything else is not the code's fault
+		problems = append(problems, examsim.E(examsim.EINVALID, "join.error_bad_code"))
+	} else if r, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code); err != nil {
+		if examsim.ErrorCode(err) != examsim.ENOTFOUND {
+			return fail(err)
 		}
-		return fail(err)
+		lim.joinFailures.take(client, now) // a wrong code; anything else is not the code's fault
+		problems = append(problems, err)
+	} else {
+		room = r
+	}
+	if _, err := classroom.CleanNickname(form.Nickname); err != nil {
+		problems = append(problems, err)
+	}
+	if len(problems) > 0 {
+		return failAll(problems...)
 	}
 	// A student without an account is the same anonymous learner as in
 	// practice, so their classroom answers are on /me and stay with them

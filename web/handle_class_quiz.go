@@ -37,7 +37,7 @@ func (s *Server) handleQuizNew(c echo.Context) error {
 	if _, err := s.teacher(c); err != nil {
 		return err
 	}
-	form := quizForm{Seconds: 20, Scoring: "correctness", Leaderboard: true, Explanations: "optional",
+	form := quizForm{AutoSeconds: true, Scoring: "correctness", Leaderboard: true, Explanations: "optional",
 		Topic: c.QueryParam("topic"), Concept: c.QueryParam("concept"), Difficulty: c.QueryParam("difficulty")}
 	return Render(c, http.StatusOK, QuizBuilderPage(s.builder(c, form)))
 }
@@ -114,6 +114,14 @@ func (s *Server) saveQuiz(c echo.Context, q *examsim.Quiz) error {
 	if err != nil {
 		return err
 	}
+	// Start buttons submit the builder: the edits are saved, then the run
+	// starts with them.
+	switch c.FormValue("action") {
+	case "start_live":
+		return s.startRun(c, q, examsim.ModeLive)
+	case "start_assignment":
+		return s.startRun(c, q, examsim.ModeAssignment)
+	}
 	return c.Redirect(http.StatusSeeOther, "/class/quizzes/"+strconv.FormatInt(q.ID, 10)+"?saved=1")
 }
 
@@ -125,7 +133,11 @@ func (s *Server) readQuizForm(c echo.Context) quizForm {
 		Leaderboard: c.FormValue("leaderboard") == "on",
 		Topic:       c.FormValue("topic"), Concept: c.FormValue("concept"), Difficulty: c.FormValue("difficulty"),
 	}
-	form.Seconds, _ = strconv.Atoi(c.FormValue("seconds"))
+	if c.FormValue("seconds") == "auto" {
+		form.AutoSeconds = true
+	} else {
+		form.Seconds, _ = strconv.Atoi(c.FormValue("seconds"))
+	}
 	values, _ := c.FormParams()
 	type pick struct {
 		id    string
@@ -160,6 +172,9 @@ func (s *Server) readQuizForm(c echo.Context) quizForm {
 // checkQuizForm checks the quiz the form describes, then that the bank has
 // each of its questions.
 func (s *Server) checkQuizForm(c echo.Context, form *quizForm) error {
+	if form.AutoSeconds {
+		form.Seconds = s.readingSeconds(c, form.Picked)
+	}
 	q := examsim.Quiz{Title: form.Title, QuestionIDs: form.Picked, SecondsPerQuestion: form.Seconds,
 		Scoring: examsim.ScoringMode(form.Scoring), Explanations: examsim.ExplanationMode(form.Explanations)}
 	if err := q.Validate(); err != nil {
@@ -175,6 +190,23 @@ func (s *Server) checkQuizForm(c echo.Context, form *quizForm) error {
 		}
 	}
 	return nil
+}
+
+// readingSeconds is the time per question that lets the longest of the
+// questions be read (in English, the bank's source) and answered.
+func (s *Server) readingSeconds(_ echo.Context, ids []string) int {
+	words := 0
+	for _, id := range ids {
+		if q, ok := s.Bank.Question(id); ok {
+			tx := q.Text(examsim.English)
+			n := len(strings.Fields(tx.StemMarkdown))
+			for _, o := range tx.Options {
+				n += len(strings.Fields(o.Markdown))
+			}
+			words = max(words, n)
+		}
+	}
+	return examsim.ReadingSeconds(words)
 }
 
 // builder lays out the builder: the picked questions in order, then the
@@ -210,7 +242,12 @@ func (s *Server) handleRunStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	mode := examsim.RunMode(c.FormValue("mode"))
+	return s.startRun(c, q, examsim.RunMode(c.FormValue("mode")))
+}
+
+// startRun starts a run of q, live or as an assignment due in the form's
+// hours, and sends the host to its screen.
+func (s *Server) startRun(c echo.Context, q *examsim.Quiz, mode examsim.RunMode) error {
 	var deadline time.Time
 	switch mode {
 	case examsim.ModeLive:

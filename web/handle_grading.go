@@ -125,6 +125,7 @@ func (s *Server) regradeForm(c echo.Context, g *examsim.Gradable, q *questions.Q
 	se := gradableScored(g)
 	se.Human = nil // the teacher reads what the scorer saw, evidence and all
 	v := regradeView{G: g, Q: q, Title: tx.Title, Feedback: buildFeedback(tx, se), Band: band, URL: gradingURL(g.Target)}
+	v.Feedback.ForTeacher = true
 	hints := map[string]string{}
 	for _, c := range tx.Rubric.Concepts {
 		hints[c.ID] = c.Hint

@@ -83,6 +83,7 @@ func (s *Server) routes() {
 	pages.GET("/class/quizzes/:id", s.handleQuizEdit)
 	pages.POST("/class/quizzes/:id", s.handleQuizUpdate)
 	pages.POST("/class/quizzes/:id/sessions", s.handleRunStart)
+	pages.GET("/class/preview/:qid", s.handleHostPreview)
 	pages.GET("/class/s/:id/host", s.handleHost)
 	pages.GET("/class/s/:id/host/events", s.handleHostEvents)
 	pages.POST("/class/s/:id/control", s.handleHostControl)

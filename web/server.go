@@ -96,6 +96,16 @@ type Config struct {
 	// headers have; zero means DefaultBodyTimeout. A client trickling a body
 	// is cut off with 408 rather than holding a connection for good.
 	BodyTimeout time.Duration
+	// PublicURL is the address students' phones open, such as
+	// http://192.168.1.20:8080 (serve --public-url): the join URL and QR
+	// code use it. Empty, they use the address the presenter screen was
+	// opened at.
+	PublicURL string
+	// ListenAddr is the address the server listens on, and LANAddrs the
+	// machine's addresses on its local networks: when students could not
+	// reach the join URL, the presenter screen says how to serve on them.
+	ListenAddr string
+	LANAddrs   []string
 	// BenchCeiling mounts GET /_ceiling, a fixed-bytes answer that load
 	// runs measure pages against, and the fan-out ceiling (GET
 	// /_ceiling/events, POST /_ceiling/fanout) that the classroom load run

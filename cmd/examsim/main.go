@@ -16,7 +16,7 @@ import (
 const usage = `examsim: exam practice for structured error responses
 
 Usage:
-  examsim serve [--addr ADDR] [--db PATH] [--questions DIR]
+  examsim serve [--addr ADDR] [--db PATH] [--questions DIR] [--public-url URL]
   examsim questions check [DIR]
   examsim questions stats [--db PATH] [DIR]   (with --db: item statistics from stored answers)
   examsim score --question ID --lang LANG   (explanation on stdin)

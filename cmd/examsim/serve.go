@@ -38,6 +38,7 @@ func envOr(name, def string) string {
 // serveOptions are serve's flags, read and checked.
 type serveOptions struct {
 	addr, dbPath, qdir string
+	publicURL          string
 	mcpAnyHost         bool
 	origins            []string
 	benchCeiling       bool
@@ -63,6 +64,8 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	tlsCert := fs.String("tls-cert", envOr("EXAMSIM_TLS_CERT", ""),
 		"serve HTTPS with this PEM certificate (and --tls-key): every response then carries HSTS and cookies are Secure (EXAMSIM_TLS_CERT)")
 	tlsKey := fs.String("tls-key", envOr("EXAMSIM_TLS_KEY", ""), "the PEM private key of --tls-cert (EXAMSIM_TLS_KEY)")
+	publicURL := fs.String("public-url", envOr("EXAMSIM_PUBLIC_URL", ""),
+		"the address students' phones open, such as http://192.168.1.20:8080: the classroom join URL and QR code use it (EXAMSIM_PUBLIC_URL; default: the address the presenter screen is opened at)")
 	advertise := fs.String("advertise-url", envOr("EXAMSIM_ADVERTISE_URL", ""),
 		"on PostgreSQL, the URL the other instances reach this one at, to forward the requests of the live rooms it owns (EXAMSIM_ADVERTISE_URL; default: the listening address, when it is not 0.0.0.0 or [::])")
 	o := &serveOptions{}
@@ -82,6 +85,10 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	}
 	if o.tlsConfig, err = serverTLS(*tlsCert, *tlsKey); err != nil {
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+		return nil, 2
+	}
+	if o.publicURL, err = checkPublicURL(*publicURL); err != nil {
+		fmt.Fprintf(stderr, "examsim serve: --public-url: %v\n", err)
 		return nil, 2
 	}
 	if *advertise != "" {
@@ -204,6 +211,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
 		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,
+		PublicURL: o.publicURL, ListenAddr: o.addr, LANAddrs: lanAddrs(),
 	}
 	cfg.UseServices(services)
 	handler := web.New(cfg)

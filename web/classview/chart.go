@@ -41,15 +41,22 @@ func Bars(q *questions.Question, counts map[string]int, reveal bool) []Bar {
 // ChartHeight is the height of the chart's view box.
 func ChartHeight(bars []Bar) string { return strconv.Itoa(len(bars)*14 + 2) }
 
-// Width is a bar's length: the chart keeps 20 units for labels.
+// BarX is where bars start: the shape and letter sit before it.
+const BarX = 14
+
+// Width is a bar's length: the chart keeps 30 units for labels.
 func (b Bar) Width() string { return strconv.Itoa(max(b.Percent*70/100, 0)) }
 
-// Class is a bar's CSS class: the right answer's stands out.
+// CountX is where the count after the bar starts.
+func (b Bar) CountX() string { return strconv.Itoa(BarX + 2 + b.Percent*70/100) }
+
+// Class is a bar's CSS class: the colour of its option's tile, and the
+// right answer's outlined once revealed.
 func (b Bar) Class() string {
 	if b.Right {
-		return "bar right"
+		return "bar tile-" + b.Letter + " right"
 	}
-	return "bar"
+	return "bar tile-" + b.Letter
 }
 
 // Counts says the chart in words, for screen readers: "A: 3, B: 0".

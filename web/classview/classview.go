@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
@@ -220,4 +221,24 @@ func Misconception(it classroom.QuestionResult, lang examsim.Lang) string {
 		}
 	}
 	return fmt.Sprintf("%s (%d)", why, it.TopMisconceptionCount)
+}
+
+// ThaiScript reports whether a name is written in Thai script: its glyphs
+// are drawn smaller for the same font size, so the projector sizes it up.
+func ThaiScript(name string) bool {
+	for _, r := range name {
+		if unicode.Is(unicode.Thai, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// PlayerName is the nickname of a run's player, "" when the run has no
+// such player.
+func PlayerName(res *classroom.Results, id int64) string {
+	if p := res.Players[id]; p != nil {
+		return p.Nickname
+	}
+	return ""
 }

@@ -147,11 +147,12 @@ func TestBars(t *testing.T) {
 	if h := classview.ChartHeight(got); h != "58" {
 		t.Errorf("chart height %s, want 58", h)
 	}
-	if w, c := got[2].Width(), got[2].Class(); w != "52" || c != "bar right" {
-		t.Errorf("C's bar: width %s class %q, want 52 and \"bar right\"", w, c)
+	// Each bar wears its tile's colour; the right one is outlined.
+	if w, c := got[2].Width(), got[2].Class(); w != "52" || c != "bar tile-C right" {
+		t.Errorf("C's bar: width %s class %q, want 52 and \"bar tile-C right\"", w, c)
 	}
-	if w, c := got[1].Width(), got[1].Class(); w != "0" || c != "bar" {
-		t.Errorf("B's bar: width %s class %q, want 0 and \"bar\"", w, c)
+	if w, c := got[1].Width(), got[1].Class(); w != "0" || c != "bar tile-B" {
+		t.Errorf("B's bar: width %s class %q, want 0 and \"bar tile-B\"", w, c)
 	}
 	if s := classview.Counts(got); s != "A: 1, B: 0, C: 3, D: 0" {
 		t.Errorf("the chart in words: %q", s)
@@ -246,5 +247,13 @@ func TestMissingLangsAndPresence(t *testing.T) {
 	}
 	if got := classview.LogMessage(classroom.LogEntry{Event: "joined"}); got != "class.event_joined" {
 		t.Errorf("log message id %q", got)
+	}
+}
+
+func TestThaiScript(t *testing.T) {
+	for name, want := range map[string]bool{"สมชาย": true, "Sam": false, "Thảo": false, "Paweł": false, "Ann สม": true, "": false} {
+		if got := classview.ThaiScript(name); got != want {
+			t.Errorf("ThaiScript(%q) = %t, want %t", name, got, want)
+		}
 	}
 }

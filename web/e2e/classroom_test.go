@@ -106,11 +106,13 @@ func TestClassroomRoom(t *testing.T) {
 		if after := points(t, students["pl"]); after != before {
 			t.Errorf("after the reload the Polish student has %s points, before %s", after, before)
 		}
-		do(t, host, "see the reconnect",
+		do(t, host, "see the reconnect on the teacher's panel", chromedp.Click(chromedp.CSS(`[data-testid=panel-open]`)),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid=roster-player][data-nickname="`+nicks["pl"]+`"] [data-testid=reconnects]`)))
 		if got := text(t, host, `[data-testid=activity]`); !strings.Contains(got, nicks["pl"]) {
 			t.Errorf("the host's activity does not mention the reconnect: %q", got)
 		}
+		do(t, host, "close the panel", chromedp.Click(chromedp.CSS(`[data-testid=panel-open]`)),
+			chromedp.WaitNotVisible(chromedp.CSS(`[data-testid=teacher-panel]`)))
 	}}, scenario.Step{Name: "question 2: all answer right, the points grow", Run: func(t *testing.T) {
 		for _, lang := range langs {
 			do(t, students[lang], lang+" sees question 2", chromedp.WaitVisible(chromedp.CSS(`[data-testid=stage-question][data-question-index="1"]`)))
