@@ -230,6 +230,11 @@ type ClassRun struct {
 	QuestionStartedAt time.Time
 	CreatedAt         time.Time
 	EndedAt           time.Time // zero while running
+	// Epoch is the room lease the state is written under (RoomLeaseService):
+	// a write under an epoch that is no longer the lease's is refused, so an
+	// owner that lost its room cannot overwrite its successor. 0: unfenced
+	// (one instance).
+	Epoch int64
 }
 
 // Player is a student in a run of a quiz.
@@ -259,6 +264,8 @@ type ClassAnswer struct {
 	ElapsedMS     int64
 	Points        int
 	CreatedAt     time.Time
+	// Epoch fences the answer as ClassRun.Epoch fences the run's state.
+	Epoch int64
 }
 
 // ClassroomService stores quizzes, their runs, players and their answers.
@@ -291,6 +298,31 @@ type ClassroomService interface {
 	// other error means none of the batch was stored.
 	SaveAnswers(ctx context.Context, answers []*ClassAnswer) error
 	ListAnswers(ctx context.Context, runID int64) ([]*ClassAnswer, error)
+}
+
+// RoomLease says which instance owns a live room when many instances serve
+// one database: only the owner keeps the room in memory; the others forward
+// its requests to Address. Epoch grows by one each time the room changes
+// hands.
+type RoomLease struct {
+	RunID    int64
+	Instance string
+	Address  string
+	Epoch    int64
+	Expires  time.Time
+}
+
+// RoomLeaseService keeps the room leases (PostgreSQL only).
+type RoomLeaseService interface {
+	// ClaimRoom takes the room's lease for instance if it is free, expired
+	// or already instance's (renewing it), and returns the lease as it now
+	// stands: the caller owns the room when the returned Instance is its own.
+	ClaimRoom(ctx context.Context, runID int64, instance, address string, ttl time.Duration) (RoomLease, error)
+	// RenewRooms extends every unexpired lease instance holds and returns
+	// the rooms renewed; a room of instance's not among them is lost.
+	RenewRooms(ctx context.Context, instance string, ttl time.Duration) ([]int64, error)
+	// ReleaseRooms lets instance's leases go at once (a clean shutdown).
+	ReleaseRooms(ctx context.Context, instance string) error
 }
 
 // AnswerErrors says which answers of a batch were refused: one entry per

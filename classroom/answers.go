@@ -76,6 +76,7 @@ func (r *Room) resent(playerID int64, index int, choice, explanation string) *ex
 // scoring it needs, read under the room's lock.
 type admission struct {
 	roomID      int64
+	epoch       int64 // the room's lease epoch, which fences the write
 	playerID    int64
 	index       int
 	q           *questions.Question
@@ -101,7 +102,7 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	}
 	r.clampStartLocked()
 	now := r.now()
-	ad := &admission{roomID: r.ID, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
+	ad := &admission{roomID: r.ID, epoch: r.run.Epoch, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,
 		choice: choice, assignment: r.run.Mode == examsim.ModeAssignment, at: now}
 	key := answerKey{playerID, index}
 	switch {
@@ -149,7 +150,7 @@ func (ad *admission) score() *examsim.ClassAnswer {
 		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
 		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
 		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation),
-		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(),
+		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(), Epoch: ad.epoch,
 	}
 	if ad.explanation == "" || len(ad.tx.Rubric.Concepts) == 0 {
 		// Nothing was scored: no explanation, or a teacher's question

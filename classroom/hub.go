@@ -12,6 +12,8 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -34,7 +36,49 @@ type Config struct {
 	// OnBatch, when set, is told each group commit's size and duration.
 	OnBatch func(size int, took time.Duration)
 	Now     func() time.Time
+
+	// Leases, when set, shares the rooms among many instances on one
+	// PostgreSQL database: a room lives only on the instance holding its
+	// lease, Room refuses the others with a *NotOwnerError naming the owner's
+	// Address, and a lease not renewed within LeaseTTL (its owner died) is
+	// taken by the next instance asked for the room, which rebuilds it from
+	// the database. Nil: one instance owns every room (SQLite).
+	Leases examsim.RoomLeaseService
+	// Instance names this instance in the leases (random per process);
+	// Address is the URL the other instances forward its rooms' requests to.
+	Instance, Address string
+	// LeaseTTL is how long a lease outlives its owner's last renewal; the
+	// owner renews every third of it. Zero means DefaultLeaseTTL.
+	LeaseTTL time.Duration
 }
+
+// DefaultLeaseTTL is how long a dead owner's rooms wait for a new one: a
+// question in play stops for at most this long.
+const DefaultLeaseTTL = 6 * time.Second
+
+// NotOwnerError says that another instance owns a room: forward the request
+// to Address.
+type NotOwnerError struct {
+	RunID   int64
+	Address string
+}
+
+func (e *NotOwnerError) Error() string {
+	return fmt.Sprintf("room %d is owned by the instance at %s", e.RunID, e.Address)
+}
+
+// Unwrap lets a NotOwnerError that reaches a user read as "unavailable,
+// retry": by then the lease is moving, and the retry finds the owner.
+func (e *NotOwnerError) Unwrap() error {
+	return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable", Detail: e.Error() + "; retry"}
+}
+
+// Shared reports whether many instances share the rooms (Config.Leases).
+func (h *Hub) Shared() bool { return h.cfg.Leases != nil }
+
+// Address is the URL the other instances reach this one at ("" unless
+// Shared).
+func (h *Hub) Address() string { return h.cfg.Address }
 
 // Hub holds the rooms of the quiz runs in progress.
 type Hub struct {
@@ -63,12 +107,88 @@ func NewHub(cfg Config) *Hub {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
 	h := &Hub{cfg: cfg, rooms: map[int64]*Room{}, closed: make(chan struct{})}
 	h.commit = newCommitter(cfg.Store, cfg.MaxBatch)
 	h.commit.onBatch = cfg.OnBatch
 	h.commit.logger = cfg.Logger
 	go h.sweep()
+	if cfg.Leases != nil {
+		go h.heartbeat()
+	}
 	return h
+}
+
+// heartbeat renews this instance's room leases every third of their life,
+// and lets go of any room whose lease it failed to keep: another instance
+// may own it now, and two owners would split its answers.
+func (h *Hub) heartbeat() {
+	t := time.NewTicker(h.cfg.LeaseTTL / 3)
+	defer t.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-h.closed:
+			return
+		case <-t.C:
+		}
+		asked := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), h.cfg.LeaseTTL/3)
+		ids, err := h.cfg.Leases.RenewRooms(ctx, h.cfg.Instance, h.cfg.LeaseTTL)
+		cancel()
+		if err != nil {
+			h.cfg.Logger.Warn("classroom: renewing room leases", "err", err)
+			if time.Since(last) < h.cfg.LeaseTTL {
+				continue // still ours for a while: PostgreSQL may be back in time
+			}
+		} else {
+			last = time.Now()
+		}
+		kept := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			kept[id] = true
+		}
+		h.dropUnless(kept, asked)
+	}
+}
+
+// dropUnless forgets every room claimed before asked and not in kept: its
+// timer stops and its streams end as Moved, so browsers reconnect to the
+// room's new owner. A room claimed since was not in the renewal's answer.
+func (h *Hub) dropUnless(kept map[int64]bool, asked time.Time) {
+	h.mu.Lock()
+	var lost []*Room
+	for id, r := range h.rooms {
+		if !kept[id] && r.claimed.Before(asked) {
+			lost = append(lost, r)
+			delete(h.rooms, id)
+		}
+	}
+	h.mu.Unlock()
+	for _, r := range lost {
+		h.cfg.Logger.Warn("classroom: lost the lease of a room; another instance serves it now", "room", r.ID)
+		r.mu.Lock()
+		if r.timer != nil {
+			r.timer.Stop()
+		}
+		for s := range r.streams {
+			s.end(Moved)
+		}
+		r.mu.Unlock()
+	}
+}
+
+// ReleaseLeases lets this instance's rooms go at once, on a clean shutdown,
+// so another instance takes them on their next request instead of after
+// LeaseTTL. Call it after the server stopped serving and Close committed
+// the answers.
+func (h *Hub) ReleaseLeases(ctx context.Context) error {
+	if h.cfg.Leases == nil {
+		return nil
+	}
+	return h.cfg.Leases.ReleaseRooms(ctx, h.cfg.Instance)
 }
 
 // EvictAfter is how long an ended room with nobody watching stays in
@@ -205,10 +325,22 @@ func (h *Hub) Room(ctx context.Context, runID int64) (*Room, error) {
 	if r := h.rooms[runID]; r != nil {
 		return r, nil
 	}
+	var epoch int64
+	if h.cfg.Leases != nil {
+		l, err := h.cfg.Leases.ClaimRoom(ctx, runID, h.cfg.Instance, h.cfg.Address, h.cfg.LeaseTTL)
+		if err != nil {
+			return nil, err
+		}
+		if l.Instance != h.cfg.Instance {
+			return nil, &NotOwnerError{RunID: runID, Address: l.Address}
+		}
+		epoch = l.Epoch
+	}
 	run, err := h.cfg.Store.FindRun(ctx, runID)
 	if err != nil {
 		return nil, err
 	}
+	run.Epoch = epoch
 	qs, err := h.questionsOf(run)
 	if err != nil {
 		return nil, err
@@ -222,6 +354,7 @@ func (h *Hub) Room(ctx context.Context, runID int64) (*Room, error) {
 		return nil, err
 	}
 	r := newRoom(h, run, qs)
+	r.claimed = time.Now()
 	for _, p := range players {
 		r.addPlayer(p)
 	}
@@ -251,6 +384,14 @@ func (h *Hub) EndHostedBy(ctx context.Context, hostID int64) error {
 			continue
 		}
 		r, err := h.Room(ctx, run.ID)
+		var elsewhere *NotOwnerError
+		if errors.As(err, &elsewhere) {
+			// Another instance runs it: the deletion takes the run's rows
+			// (and its lease) with it, and that instance's writes to the
+			// room are refused from then on, as for any room whose rows
+			// are gone.
+			continue
+		}
 		if err != nil {
 			return err
 		}

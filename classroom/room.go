@@ -18,6 +18,8 @@ const MaxPlayers = 2000
 type Room struct {
 	hub *Hub
 	ID  int64
+	// claimed is when the hub loaded the room (and took its lease).
+	claimed time.Time
 
 	ctl sync.Mutex // orders state changes; held while one is stored, with mu free
 	// mu guards the room's state. Only Player reads under RLock: the

@@ -20,6 +20,7 @@ type EndReason int
 const (
 	Kicked   EndReason = iota + 1 // the host removed the player
 	Replaced                      // a newer stream of the same player or host took its place
+	Moved                         // another instance owns the room now: reconnect, and reach it
 )
 
 // Stream wakes an event stream when there is something new to send.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -54,7 +55,14 @@ type Sandbox struct {
 
 	consoleOnce sync.Once
 	console     *Console
+	// idPrefix starts every MCP session id (SetSessionIDPrefix).
+	idPrefix string
 }
+
+// SetSessionIDPrefix makes every new MCP session's id start with prefix,
+// so that, with many instances, one that gets a request of a session it
+// does not hold can tell whose it is. Call it before serving.
+func (sb *Sandbox) SetSessionIDPrefix(prefix string) { sb.idPrefix = prefix }
 
 // New returns a sandbox with its six tools and the default session limits.
 func New() *Sandbox { return NewWithLimits(SessionLimits{}) }
@@ -72,6 +80,7 @@ func NewWithLimits(l SessionLimits) *Sandbox {
 				"a bare \"" + GenericFailure + "\" instead.",
 			SupportedProtocolVersions: []string{ProtocolVersion, "2025-06-18", "2025-03-26"},
 			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+			GetSessionID:              func() string { return sb.idPrefix + rand.Text() },
 		})
 	// Every message a session sends marks it as used, so the cap closes the
 	// session heard from longest ago.

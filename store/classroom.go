@@ -211,10 +211,55 @@ func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int
 }
 
 func (s *ClassroomService) UpdateRunState(ctx context.Context, run *examsim.ClassRun) error {
-	_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
+	if run.Epoch == 0 {
+		_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
 		locked = ?, ended_at = ? WHERE id = ?`,
-		string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID)
-	return dbError(err)
+			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID)
+		return dbError(err)
+	}
+	// Fenced: written only while the lease is still at the writer's epoch.
+	// FOR SHARE holds a takeover's claim until this commits, so the new
+	// owner reads the room after it, never before and then overwritten.
+	res, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
+		locked = ?, ended_at = ? WHERE id = ? AND EXISTS (SELECT 1 FROM room_leases WHERE run_id = ? AND epoch = ? FOR SHARE)`,
+		string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID, run.ID, run.Epoch)
+	if err != nil {
+		return dbError(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fencedError(run.ID, run.Epoch)
+	}
+	return nil
+}
+
+// fencedError refuses a write by an instance that no longer owns the room.
+func fencedError(runID, epoch int64) error {
+	return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable",
+		Detail: fmt.Sprintf("this instance no longer owns room %d (its lease moved past epoch %d); retry: the request reaches the new owner", runID, epoch)}
+}
+
+// fenceAnswers locks the leases the batch is written under, for the
+// transaction, and says which answers' epochs are no longer their room's.
+func fenceAnswers(ctx context.Context, tx *sql.Tx, answers []*examsim.ClassAnswer) (map[[2]int64]bool, error) {
+	stale := map[[2]int64]bool{}
+	seen := map[[2]int64]bool{}
+	for _, a := range answers {
+		k := [2]int64{a.RunID, a.Epoch}
+		if a.Epoch == 0 || seen[k] {
+			continue
+		}
+		seen[k] = true
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM room_leases WHERE run_id = ? AND epoch = ? FOR SHARE`, a.RunID, a.Epoch).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			stale[k] = true
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return stale, nil
 }
 
 func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) error {
@@ -302,9 +347,20 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		return dbError(err)
 	}
 	defer stmt.Close()
+	stale, err := fenceAnswers(ctx, tx, answers)
+	if err != nil {
+		return dbError(err)
+	}
 	now := s.db.now()
 	var refused examsim.AnswerErrors
 	for i, a := range answers {
+		if stale[[2]int64{a.RunID, a.Epoch}] {
+			if refused == nil {
+				refused = make(examsim.AnswerErrors, len(answers))
+			}
+			refused[i] = fencedError(a.RunID, a.Epoch)
+			continue
+		}
 		if a.CreatedAt.IsZero() {
 			a.CreatedAt = now
 		}

@@ -10,7 +10,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -253,9 +252,6 @@ func pgStorageError(kind errKind, err error) error {
 		Detail: err.Error() + "; the PostgreSQL server failed a read or write: check its log"}
 }
 
-// serveLock is the advisory lock a serving instance holds on its database.
-const serveLock = migrationsLock + 1
-
 // DisplayName is how a --db value is shown in messages and logs: a path as
 // it is, a URL without its password.
 func DisplayName(path string) string {
@@ -263,90 +259,4 @@ func DisplayName(path string) string {
 		return redactURL(path)
 	}
 	return path
-}
-
-// LockPostgresForServing is LockForServing for a PostgreSQL database: a
-// session advisory lock, held on a connection of its own, so a second
-// examsim serve on the same database is refused as on SQLite (live rooms
-// are kept in one server's memory). PostgreSQL drops the lock with the
-// session, so a killed server leaves none behind. If the connection breaks
-// (PostgreSQL restarted), the lock is taken again once the server is back;
-// onLost hears about each failure to do so, with ErrServingLockTaken when
-// another server took it meanwhile: then the caller must stop serving.
-func (db *DB) LockPostgresForServing(ctx context.Context, url string, onLost func(error)) (release func() error, err error) {
-	conn, err := db.tryServeLock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if conn == nil {
-		return nil, &InUseError{Path: redactURL(url), LockPath: fmt.Sprintf("the advisory lock %d", serveLock)}
-	}
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() { // #nosec G118 -- the keeper lives until release, past the context of the start
-		defer close(done)
-		tick := time.NewTicker(serveLockCheck)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				if conn != nil {
-					_ = conn.Close() // ends the session, and the lock with it
-				}
-				return
-			case <-tick.C:
-			}
-			if conn != nil {
-				pctx, cancel := context.WithTimeout(context.Background(), serveLockCheck)
-				err := conn.PingContext(pctx)
-				cancel()
-				if err == nil {
-					continue
-				}
-				_ = conn.Close() // broken: its session, and the lock, are gone
-				conn = nil
-			}
-			c, err := db.tryServeLock(context.Background())
-			switch {
-			case err != nil:
-				onLost(fmt.Errorf("the serving lock on PostgreSQL is lost while the server is unreachable (%w); retrying", err))
-			case c == nil:
-				onLost(ErrServingLockTaken)
-			default:
-				conn = c
-			}
-		}
-	}()
-	return func() error {
-		close(stop)
-		<-done
-		return nil
-	}, nil
-}
-
-// ErrServingLockTaken is what a server hears when another took its
-// database's serving lock while PostgreSQL was restarting: two servers
-// would split the live rooms, so this one must stop (the other resumes the
-// rooms from the database).
-var ErrServingLockTaken = errors.New("another examsim serve took the serving lock on this database while PostgreSQL was unreachable")
-
-// serveLockCheck is how often the serving lock's connection is checked.
-const serveLockCheck = 5 * time.Second
-
-// tryServeLock takes the serving lock on a new connection: nil if another
-// session holds it.
-func (db *DB) tryServeLock(ctx context.Context) (*sql.Conn, error) {
-	conn, err := db.db.Conn(ctx)
-	if err != nil {
-		return nil, connectError(err)
-	}
-	var ok bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(?)`, serveLock).Scan(&ok); err != nil {
-		_ = conn.Close() // the lock's error is the one to report
-		return nil, fmt.Errorf("taking the serving lock: %w", err)
-	}
-	if !ok {
-		_ = conn.Close()
-		return nil, nil
-	}
-	return conn, nil
 }

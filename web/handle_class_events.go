@@ -27,6 +27,9 @@ func endedEvent(why classroom.EndReason) []byte {
 	if why == classroom.Kicked {
 		return sseEvent("kicked", []byte("/join?kicked=1"))
 	}
+	if why == classroom.Moved { // the browser reconnects, through the balancer, to the room's new owner
+		return retryHint()
+	}
 	return sseEvent("replaced", nil)
 }
 

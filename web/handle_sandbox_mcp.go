@@ -43,6 +43,9 @@ func (s *Server) mcpHandler() echo.HandlerFunc {
 		},
 	})
 	return func(c echo.Context) error {
+		if s.forwardMCP(c) { // a session another instance holds (forward.go)
+			return nil
+		}
 		r := c.Request()
 		w := &noStore{ResponseWriter: c.Response()}
 		if r.Method != http.MethodGet {

@@ -18,6 +18,8 @@ type metrics struct {
 	// to its acknowledgement (after commit), so a load test can set the
 	// server's share beside what its clients observed.
 	answerSeconds prometheus.Histogram
+	// forwarded counts requests sent on to the instance owning their room.
+	forwarded prometheus.Counter
 }
 
 // newMetrics registers the process, Go and classroom metrics; hub may be nil.
@@ -27,7 +29,9 @@ func newMetrics(hub *classroom.Hub) *metrics {
 	m := &metrics{answerSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
 		Name: "answer_seconds", Help: "Time from an answer reaching the server to its acknowledgement, after commit.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)})} // 1 ms to about 6 s
-	reg.MustRegister(m.answerSeconds)
+	m.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
+		Name: "forwarded_total", Help: "Requests forwarded to the instance owning their room (many instances on one database)."})
+	reg.MustRegister(m.answerSeconds, m.forwarded)
 	if hub != nil {
 		gauge := func(name, help string, f func(classroom.Stats) float64) {
 			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",

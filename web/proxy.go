@@ -38,6 +38,9 @@ func (s *Server) trustedProxy(a netip.Addr) bool {
 // A malformed entry stops the walk at the proxy, so a client cannot pick
 // its own address by writing garbage before it.
 func (s *Server) clientAddr(r *http.Request) netip.Addr {
+	if client, _, ok := s.forwardedFor(r); ok { // from a peer instance (forward.go)
+		return client
+	}
 	remote := remoteAddr(r)
 	if !s.trustedProxy(remote) {
 		return remote
@@ -84,6 +87,9 @@ func (s *Server) clientKey(r *http.Request) string {
 func (s *Server) overTLS(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
+	}
+	if _, scheme, ok := s.forwardedFor(r); ok { // from a peer instance (forward.go)
+		return scheme == "https"
 	}
 	if !s.trustedProxy(remoteAddr(r)) {
 		return false

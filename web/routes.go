@@ -14,8 +14,10 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Pre(middleware.RemoveTrailingSlash())
-	// Every body is small but an import's file, which has its own limit.
-	e.Use(s.recoverPanics, s.securityHeaders, middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64K",
+	// A room another instance owns is forwarded before anything here reads
+	// the body or sets a header: the owner does both (forward.go). Every
+	// body is small but an import's file, which has its own limit.
+	e.Use(s.recoverPanics, s.forwardRooms, s.securityHeaders, middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "64K",
 		Skipper: func(c echo.Context) bool { return c.Request().URL.Path == authoredImportPath }}))
 
 	e.GET("/healthz", s.handleHealthz)

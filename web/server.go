@@ -134,6 +134,7 @@ type Server struct {
 	metrics *metrics       // the one Prometheus registry and its instruments
 	limits  limits         // rate limiters, made on first use
 	fanout  *fanoutCeiling // the fan-out ceiling's streams; nil unless BenchCeiling
+	fwd     forwards       // proxies to the instances owning other rooms
 	// closing ends event streams when the server shuts down (CloseStreams).
 	closing closer
 }
@@ -150,6 +151,9 @@ func New(cfg Config) *Server {
 	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
 	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
 	s.class.frags = map[int64]*roomFragments{}
+	if cfg.Classroom != nil && cfg.Classroom.Shared() && len(cfg.CookieKey) > 0 {
+		cfg.Sandbox.SetSessionIDPrefix(s.mcpSessionPrefix(cfg.Classroom.Address()))
+	}
 	if cfg.BenchCeiling {
 		s.fanout = newFanoutCeiling()
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,8 +12,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/examsim/examsim/classroom"
@@ -39,6 +44,7 @@ type serveOptions struct {
 	benchCeiling       bool
 	tlsConfig          *tls.Config
 	proxies            proxyList
+	advertise          string
 }
 
 // parseServeFlags reads serve's flags and environment; a non-zero code means
@@ -60,6 +66,8 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 	tlsKey := fs.String("tls-key", envOr("EXAMSIM_TLS_KEY", ""), "the PEM private key of --tls-cert (EXAMSIM_TLS_KEY)")
 	publicURL := fs.String("public-url", envOr("EXAMSIM_PUBLIC_URL", ""),
 		"the address students' phones open, such as http://192.168.1.20:8080: the classroom join URL and QR code use it (EXAMSIM_PUBLIC_URL; default: the address the presenter screen is opened at)")
+	advertise := fs.String("advertise-url", envOr("EXAMSIM_ADVERTISE_URL", ""),
+		"on PostgreSQL, the URL the other instances reach this one at, to forward the requests of the live rooms it owns (EXAMSIM_ADVERTISE_URL; default: the listening address, when it is not 0.0.0.0 or [::])")
 	o := &serveOptions{}
 	fs.Var(&o.proxies, "trusted-proxy",
 		"a reverse proxy (CIDR block or address; repeat for more) whose X-Forwarded-For and X-Forwarded-Proto are believed, for rate limits, HSTS and Secure cookies; from anyone else they are ignored (EXAMSIM_TRUSTED_PROXY, comma-separated)")
@@ -83,69 +91,65 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, int) {
 		fmt.Fprintf(stderr, "examsim serve: --public-url: %v\n", err)
 		return nil, 2
 	}
-	o.addr, o.dbPath, o.qdir, o.mcpAnyHost, o.benchCeiling = *addr, *dbPath, *qdir, *mcpAnyHost, *benchCeiling
+	if *advertise != "" {
+		if u, err := url.Parse(*advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fmt.Fprintf(stderr, "examsim serve: --advertise-url %q: want http://host:port or https://host:port, the address the other instances reach this one at\n", *advertise)
+			return nil, 2
+		}
+	}
+	o.addr, o.dbPath, o.qdir, o.mcpAnyHost, o.benchCeiling, o.advertise = *addr, *dbPath, *qdir, *mcpAnyHost, *benchCeiling, *advertise
 	return o, 0
 }
 
-// openServingDB takes the one-server lock on the database and opens it. The
-// caller closes db, then calls release: the lock outlives the database.
-//
-// fenced (PostgreSQL only; nil otherwise) says when another server took the
-// database over: this one must stop.
-func openServingDB(ctx context.Context, path string, stderr io.Writer, logger *slog.Logger) (db *store.DB, release func() error, fenced <-chan error, code int) {
+// openServingDB takes the one-server lock on a SQLite database and opens
+// it. The caller closes db, then calls release: the lock outlives the
+// database. PostgreSQL takes no lock: many instances may serve it.
+func openServingDB(ctx context.Context, path string, stderr io.Writer) (db *store.DB, release func() error, code int) {
 	if store.IsPostgresURL(path) {
-		return openServingPostgres(ctx, path, stderr, logger)
+		return openServingPostgres(ctx, path, stderr)
 	}
 	release, err := store.LockForServing(path)
 	var inUse *store.InUseError
 	if errors.As(err, &inUse) {
 		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another file.\n", err)
-		return nil, nil, nil, 1
+		return nil, nil, 1
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\n%s\n", path, err, store.OpenAdvice(path, err))
-		return nil, nil, nil, 1
+		return nil, nil, 1
 	}
 	db, err = store.Open(ctx, path)
 	if err != nil {
 		_ = release() // the open error is the one to report
 		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n%s\n", path, err, store.OpenAdvice(path, err))
-		return nil, nil, nil, 1
+		return nil, nil, 1
 	}
-	return db, release, nil, 0
+	return db, release, 0
 }
 
-// openServingPostgres opens and migrates a PostgreSQL database and takes its
-// serving lock; each failure says what to fix.
-func openServingPostgres(ctx context.Context, url string, stderr io.Writer, logger *slog.Logger) (*store.DB, func() error, <-chan error, int) {
-	name := store.DisplayName(url)
+// openServingPostgres opens and migrates a PostgreSQL database. Many
+// instances may serve one: each live room is owned by one of them through a
+// lease (classroom.Config.Leases), so there is no lock to take.
+func openServingPostgres(ctx context.Context, url string, stderr io.Writer) (*store.DB, func() error, int) {
 	db, err := store.Open(ctx, url)
 	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n", name, err)
-		return nil, nil, nil, 1
+		fmt.Fprintf(stderr, "examsim serve: cannot open the database %s: %v\n", store.DisplayName(url), err)
+		return nil, nil, 1
 	}
-	fenced := make(chan error, 1)
-	release, err := db.LockPostgresForServing(ctx, url, func(err error) {
-		logger.Error("database", "err", err)
-		if errors.Is(err, store.ErrServingLockTaken) {
-			select {
-			case fenced <- err:
-			default:
-			}
-		}
-	})
-	var inUse *store.InUseError
-	if errors.As(err, &inUse) {
-		_ = db.Close() // the lock's error is the one to report
-		fmt.Fprintf(stderr, "examsim serve: %v.\nLive rooms are kept in one server's memory, so two servers on one database would split them. Stop the other server first, or pass --db with another database.\n", err)
-		return nil, nil, nil, 1
+	return db, func() error { return nil }, 0
+}
+
+// advertiseURL is the address the other instances forward this one's rooms
+// to: the flag's, or the listening address when it is a reachable one.
+func advertiseURL(o *serveOptions, ln net.Listener, scheme string) (string, error) {
+	if o.advertise != "" {
+		return strings.TrimRight(o.advertise, "/"), nil
 	}
-	if err != nil {
-		_ = db.Close() // the lock's error is the one to report
-		fmt.Fprintf(stderr, "examsim serve: cannot lock the database %s: %v\n", name, err)
-		return nil, nil, nil, 1
+	ap, err := netip.ParseAddrPort(ln.Addr().String())
+	if err != nil || ap.Addr().IsUnspecified() {
+		return "", fmt.Errorf("it listens on %s, which the other instances cannot reach it at: pass --advertise-url (or EXAMSIM_ADVERTISE_URL) with the http://host:port they can", ln.Addr())
 	}
-	return db, release, fenced, 0
+	return scheme + "://" + ap.String(), nil
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -165,7 +169,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	}
-	db, release, fenced, code := openServingDB(ctx, o.dbPath, stderr, logger)
+	db, release, code := openServingDB(ctx, o.dbPath, stderr)
 	if code != 0 {
 		return code
 	}
@@ -176,11 +180,31 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "examsim serve: %v\n%s\n", err, store.OpenAdvice(o.dbPath, err))
 		return 1
 	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", o.addr, err)
+		return 1
+	}
+	defer ln.Close() // already closed by a shutdown; this covers the early returns
+	scheme := "http"
+	if o.tlsConfig != nil {
+		scheme = "https"
+	}
 
 	services := store.NewServices(db)
 	// Quizzes, results and grading find teachers' questions beside the bank's.
 	bank = bank.WithAuthored(exchange.NewResolver(bankFiles(o.qdir), services.Authored).Lookup)
-	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Logger: logger})
+	hubCfg := classroom.Config{Store: services.Classes, Bank: bank, Logger: logger}
+	if leases := store.NewRoomLeaseService(db); leases != nil {
+		// Many instances may serve this database: each live room is owned
+		// by one, through a lease, and the others forward to it.
+		if hubCfg.Address, err = advertiseURL(o, ln, scheme); err != nil {
+			fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+			return 2
+		}
+		hubCfg.Leases, hubCfg.Instance = leases, newInstanceID()
+	}
+	hub := classroom.NewHub(hubCfg)
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{
 		Bank: bank, BankFiles: bankFiles(o.qdir), Catalog: catalog, Logger: logger, CookieKey: key,
@@ -191,11 +215,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg.UseServices(services)
 	handler := web.New(cfg)
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "examsim serve: cannot listen on %s: %v\nIs another server using it? Pass --addr with a free port.\n", o.addr, err)
-		return 1
-	}
 	// Headers must arrive within 10 s and an idle keep-alive connection is
 	// closed after 2 minutes; a body must arrive within web.DefaultBodyTimeout
 	// (the handler times it). No ReadTimeout or WriteTimeout: either would
@@ -205,20 +224,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// Event streams never finish by themselves: end them, with a retry hint,
 	// when Shutdown begins, or they would hold it up.
 	srv.RegisterOnShutdown(handler.CloseStreams)
-	scheme := "http"
-	if o.tlsConfig != nil {
-		scheme = "https"
+	if hubCfg.Leases != nil {
+		fmt.Fprintf(stdout, "examsim: instance %s, reached by the other instances at %s\n", hubCfg.Instance, hubCfg.Address)
 	}
 	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), store.DisplayName(o.dbPath))
-	return serveUntilDone(ctx, fenced, srv, ln, hub, db, stdout, stderr)
+	return serveUntilDone(ctx, srv, ln, hub, db, stdout, stderr)
 }
 
-// serveUntilDone serves until ctx ends (or fenced says another server took
-// the database over), then shuts down in order: stop
+// serveUntilDone serves until ctx ends, then shuts down in order: stop
 // accepting, let in-flight requests finish (an answer waiting for its group
 // commit is one), commit what the classroom writer still holds, and only then
 // close the database.
-func serveUntilDone(ctx context.Context, fenced <-chan error, srv *http.Server, ln net.Listener, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
 	// Loading a big bank leaves several times its size in garbage; return it
 	// to the system now, beside serving, rather than over the next minutes.
 	go debug.FreeOSMemory()
@@ -227,7 +244,6 @@ func serveUntilDone(ctx context.Context, fenced <-chan error, srv *http.Server, 
 	// served, and a signal ends the process at once, wherever it waits.
 	windsDown.Store(true)
 	errc := make(chan error, 1)
-	exit := 0
 	go func() {
 		if srv.TLSConfig != nil {
 			errc <- srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
@@ -240,11 +256,6 @@ func serveUntilDone(ctx context.Context, fenced <-chan error, srv *http.Server, 
 		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
 		return 1
 	case <-ctx.Done():
-	case err := <-fenced:
-		// Another server serves this database now; it resumes the rooms
-		// from what was committed. Stop as on SIGTERM, then exit 1.
-		fmt.Fprintf(stderr, "examsim serve: %v; stopping, so that one server keeps the live rooms\n", err)
-		exit = 1
 	}
 	fmt.Fprintln(stdout, "examsim: stopping: no new connections; finishing requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -254,10 +265,26 @@ func serveUntilDone(ctx context.Context, fenced <-chan error, srv *http.Server, 
 		return 1
 	}
 	hub.Close()
+	// The answers are committed: hand the rooms to the other instances now
+	// rather than when the leases run out (PostgreSQL only).
+	releaseCtx, cancelRelease := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelRelease()
+	if err := hub.ReleaseLeases(releaseCtx); err != nil {
+		fmt.Fprintf(stderr, "examsim serve: handing the live rooms over: %v (the other instances take them within %s)\n", err, classroom.DefaultLeaseTTL)
+	}
 	if err := db.Close(); err != nil {
 		fmt.Fprintf(stderr, "examsim serve: closing the database: %v\n", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, "examsim: stopped")
-	return exit
+	return 0
+}
+
+// newInstanceID names this process in the room leases; a restarted
+// instance is a new one, and takes its old rooms over as any other would.
+func newInstanceID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	host, _ := os.Hostname()
+	return host + "-" + hex.EncodeToString(b)
 }

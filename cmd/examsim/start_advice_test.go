@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +22,7 @@ func TestServeSaysWhatIsWrongWithTheDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stderr bytes.Buffer
-		if db, release, _, code := openServingDB(ctx, path, &stderr, slog.New(slog.NewTextHandler(io.Discard, nil))); code == 0 {
+		if db, release, code := openServingDB(ctx, path, &stderr); code == 0 {
 			db.Close()
 			release()
 			t.Fatal("serve opened a damaged database")
@@ -62,7 +60,7 @@ func TestServeSaysWhatIsWrongWithTheDatabase(t *testing.T) {
 			t.Cleanup(func() { _ = exec.Command("chattr", "-i", f).Run() })
 		}
 		var stderr bytes.Buffer
-		if db2, release, _, code := openServingDB(ctx, path, &stderr, slog.New(slog.NewTextHandler(io.Discard, nil))); code == 0 {
+		if db2, release, code := openServingDB(ctx, path, &stderr); code == 0 {
 			db2.Close()
 			release()
 			t.Skip("SQLite opened it: nothing to report")

@@ -1,0 +1,147 @@
+package classroom_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/internal/pgtest"
+	"github.com/examsim/examsim/store"
+)
+
+// Two hubs on one PostgreSQL database, as two instances: the room lives on
+// the one that took its lease, and the other is told where. When the owner
+// stops renewing (it died), the other takes the room over from the
+// database under a new epoch (players, the question in play, the answer
+// already given), and the old owner's late writes are refused.
+func TestHubsShareRoomsThroughLeases(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bank, _ := bankOnce()
+	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
+	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lease_teacher", "correct-horse", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ttl = 600 * time.Millisecond
+	hub := func(name string) *classroom.Hub {
+		h := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: name,
+			Address: "http://" + name, LeaseTTL: ttl})
+		t.Cleanup(h.Close)
+		return h
+	}
+	a, b := hub("a"), hub("b")
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Leases", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := classes.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	roomA, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := roomA.Join(ctx, "Ana", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := roomA.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := roomA.Answer(ctx, p.ID, 0, "A", ""); err != nil {
+		t.Fatalf("an answer on the owner: %v", err)
+	}
+	time.Sleep(2 * ttl) // a renews meanwhile: the room stays a's
+	var elsewhere *classroom.NotOwnerError
+	if _, err := b.Room(ctx, roomA.ID); !errors.As(err, &elsewhere) || elsewhere.Address != "http://a" {
+		t.Fatalf("b asked for a's room: %v, want a NotOwnerError naming http://a", err)
+	}
+	// Deleting the host's account on b (EndHostedBy first) is not stopped
+	// by a room a runs: the deletion takes that room's rows with it.
+	if err := b.EndHostedBy(ctx, host.ID); err != nil {
+		t.Errorf("ending the host's rooms on an instance that owns none: %v", err)
+	}
+
+	a.Close() // a dies: no more renewals, and no release
+	time.Sleep(ttl + 200*time.Millisecond)
+	roomB, err := b.Room(ctx, roomA.ID)
+	if err != nil {
+		t.Fatalf("b takes the room over: %v", err)
+	}
+	snap := roomB.Snapshot()
+	if snap.Run.QuestionIndex != 0 || snap.Run.Phase != examsim.PhaseQuestion {
+		t.Errorf("the room on b: question %d, phase %s; want question 0 in play", snap.Run.QuestionIndex, snap.Run.Phase)
+	}
+	if _, err := roomB.Answer(ctx, p.ID, 0, "B", ""); examsim.ErrorCode(err) != examsim.ECONFLICT {
+		t.Errorf("a second answer to the same question on b: %v, want refused: b knows the first", err)
+	}
+	if err := roomA.Reveal(ctx, 0); examsim.ErrorCode(err) != examsim.EUNAVAILABLE {
+		t.Errorf("a late control on the old owner: %v, want refused (fenced)", err)
+	}
+	if err := roomB.Reveal(ctx, 0); err != nil {
+		t.Errorf("the new owner's reveal: %v", err)
+	}
+	run, err := classes.FindRun(ctx, roomA.ID)
+	if err != nil || run.Phase != examsim.PhaseReveal {
+		t.Errorf("the stored run: %+v %v, want the new owner's reveal", run, err)
+	}
+}
+
+// An owner that is alive but has lost a room's lease (here released under
+// it, as if it had been cut off from PostgreSQL) lets the room go on its
+// next heartbeat: its streams end as Moved, so browsers reconnect and reach
+// the new owner, and a request for the room is sent there.
+func TestHubLetsGoOfARoomItLost(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bank, _ := bankOnce()
+	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
+	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lost_teacher", "correct-horse", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ttl = 600 * time.Millisecond
+	a := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "a", Address: "http://a", LeaseTTL: ttl})
+	defer a.Close()
+	b := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "b", Address: "http://b", LeaseTTL: ttl})
+	defer b.Close()
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Lost", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := classes.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	room, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := room.Watch(0)
+	defer stream.Close()
+	if err := leases.ReleaseRooms(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Room(ctx, room.ID); err != nil {
+		t.Fatalf("b takes the released room: %v", err)
+	}
+	select {
+	case <-stream.Ended():
+		if stream.Reason() != classroom.Moved {
+			t.Errorf("the stream ended as %v, want Moved", stream.Reason())
+		}
+	case <-time.After(3 * ttl):
+		t.Fatal("a kept the room's stream open after losing its lease")
+	}
+	var elsewhere *classroom.NotOwnerError
+	if _, err := a.Room(ctx, room.ID); !errors.As(err, &elsewhere) || elsewhere.Address != "http://b" {
+		t.Errorf("a asked for the room it lost: %v, want a NotOwnerError naming http://b", err)
+	}
+}
