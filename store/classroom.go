@@ -338,6 +338,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		return dbError(err)
 	}
 	defer tx.Rollback()
+	// #nosec G202 -- wholeVerdictColumns returns fixed column names; values are placeholders.
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO class_answers
 		(session_id, player_id, question_index, question_id, lang, choice, correct, explanation, explanation_score, band,
 		 concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`)

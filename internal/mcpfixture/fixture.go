@@ -6,6 +6,8 @@
 //
 // Each fixture follows the suite's scenario description (the `description`
 // of each server scenario in @modelcontextprotocol/conformance).
+//
+//lint:file-ignore SA1019 the suite still tests logging and sampling, which the SDK marks deprecated (SEP-2577) but serves through the deprecation window
 package mcpfixture
 
 import (
@@ -352,8 +354,9 @@ func resources() []resource {
 
 func readTemplate(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	id, ok := strings.CutPrefix(uri, "test://template/")
-	if id, ok = strings.CutSuffix(id, "/data"); !ok || id == "" || strings.Contains(id, "/") {
+	id, prefixed := strings.CutPrefix(uri, "test://template/")
+	id, suffixed := strings.CutSuffix(id, "/data")
+	if !prefixed || !suffixed || id == "" || strings.Contains(id, "/") {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	body, _ := json.Marshal(map[string]any{"id": id, "templateTest": true, "data": "Data for ID: " + id})
