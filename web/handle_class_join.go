@@ -111,3 +111,15 @@ func (s *Server) handleJoin(c echo.Context) error {
 	s.setLangCookie(c, player.Lang)
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/play"))
 }
+
+// joinForm is the join form, kept across a failed submit.
+type joinForm struct {
+	Code     string
+	Nickname string
+	Lang     examsim.Lang
+	Error    string // already translated
+	// Errors are the form's other problems, each already translated: a
+	// wrong code and a bad nickname are reported together.
+	Errors []string
+	Kicked bool
+}
