@@ -15,6 +15,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/web/internal/sse"
 	"github.com/labstack/echo/v4/middleware"
 )
 
@@ -158,8 +159,8 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	ctx := c.Request().Context()
 	stream := room.Watch(0)
 	defer stream.Close()
-	out := startSSE(c)
-	if err := out.retry(2000); err != nil {
+	out := sse.Start(c)
+	if err := out.Retry(2000); err != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
@@ -182,7 +183,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("stage", html))
+			chunks = append(chunks, sse.Event("stage", html))
 			sentStage = stageKey
 		}
 		if snap.Live != sentLive {
@@ -190,25 +191,25 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("live", html))
+			chunks = append(chunks, sse.Event("live", html))
 			if html, err = renderFor(ctx, pageOf(c), HostRoster(v)); err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("roster", html))
+			chunks = append(chunks, sse.Event("roster", html))
 			sentLive = snap.Live
 		}
-		if out.send(chunks...) != nil {
+		if out.Send(chunks...) != nil {
 			return nil
 		}
 		select {
 		case <-time.After(hostEvery):
 		case <-stream.Ended():
-			_ = out.send(endedEvent(stream.Reason())) // the stream ends either way
+			_ = out.Send(endedEvent(stream.Reason())) // the stream ends either way
 			return nil
 		case <-ctx.Done():
 			return nil
 		case <-s.Classroom.Done():
-			_ = out.send(retryHint()) // best effort: the client may be gone
+			_ = out.Send(retryHint()) // best effort: the client may be gone
 			return nil
 		}
 	}

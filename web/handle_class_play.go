@@ -16,6 +16,7 @@ import (
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/web/classview"
+	"github.com/examsim/examsim/web/internal/sse"
 )
 
 // handlePlay shows a student their room as it is now: a reload, a new
@@ -132,8 +133,8 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	page := &Page{Lang: player.Lang, Catalog: s.Catalog, Bank: s.Bank, URL: c.Request().URL, Zone: zoneOf(c.Request())}
 	stream := room.Watch(player.ID)
 	defer stream.Close()
-	out := startSSE(c)
-	if err := out.retry(2000); err != nil {
+	out := sse.Start(c)
+	if err := out.Retry(2000); err != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
@@ -146,7 +147,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		snap := room.StageSnapshot()
 		me, ok := room.Player(player.ID)
 		if !ok {
-			_ = out.send(endedEvent(classroom.Kicked)) // the stream ends either way
+			_ = out.Send(endedEvent(classroom.Kicked)) // the stream ends either way
 			return nil
 		}
 		now := s.now()
@@ -160,7 +161,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
 					html, err := renderFor(ctx, page, PlayStage(shared))
-					return append(sseEvent("stage", html), stateEvent(shared)...), err
+					return append(sse.Event("stage", html), stateEvent(shared)...), err
 				})
 			if err != nil {
 				return err
@@ -174,10 +175,10 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sseEvent("you", html))
+			chunks = append(chunks, sse.Event("you", html))
 			sentYou = youKey
 		}
-		if out.send(chunks...) != nil {
+		if out.Send(chunks...) != nil {
 			return nil
 		}
 	}
@@ -315,5 +316,5 @@ func stateEvent(v playView) []byte {
 		}
 	}
 	b, _ := json.Marshal(st) // strings and ints only: it cannot fail
-	return sseEvent("state", b)
+	return sse.Event("state", b)
 }
