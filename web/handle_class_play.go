@@ -156,7 +156,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
 		if stageKey != sentStage {
-			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
+			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+string(v.Variant)+"/"+strconv.Itoa(v.Index),
 				func() ([]byte, error) {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
@@ -188,8 +188,8 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 type playView struct {
 	Snap    *classroom.Snapshot
 	Me      classroom.PlayerView
-	Index   int    // the question on screen
-	Variant string // the stage the student sees: see classview.Stage
+	Index   int             // the question on screen
+	Variant classview.Stage // the stage the student sees
 	Now     time.Time
 	// After is the assignment question just answered, for its feedback; -1 none.
 	After int
@@ -201,7 +201,7 @@ type playView struct {
 // newPlayView is a student's page at now: the stage they see and the
 // question on it, the room's in a live room, their next in an assignment.
 func newPlayView(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) playView {
-	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex, Variant: classview.Stage(snap, me, now)}
+	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex, Variant: classview.StageOf(snap, me, now)}
 	if snap.Run.Mode == examsim.ModeAssignment {
 		v.Index = me.Next
 	}
@@ -309,8 +309,8 @@ func stateEvent(v playView) []byte {
 		Phase   string   `json:"phase"`
 		Index   int      `json:"index"`
 		Choices []string `json:"choices,omitempty"`
-	}{Phase: v.Variant, Index: v.Index}
-	if q := v.question(); q != nil && (v.Variant == "question" || v.Variant == "assign") {
+	}{Phase: string(v.Variant), Index: v.Index}
+	if q := v.question(); q != nil && (v.Variant == classview.StageQuestion || v.Variant == classview.StageAssign) {
 		for _, o := range q.In(v.Me.Player.Lang).Options {
 			st.Choices = append(st.Choices, o.Letter)
 		}
