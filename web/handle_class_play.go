@@ -2,7 +2,6 @@ package web
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -91,21 +90,23 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		timer.ObserveDuration()
 	}
 	if err != nil {
-		var e *examsim.Error
-		if acceptsJSON(c) || !errors.As(err, &e) || (statusOf[e.Code] >= 500 && e.Code != examsim.EUNAVAILABLE) {
+		if acceptsJSON(c) {
 			return err
 		}
 		// A plain form shows the question again with the reason and the text
 		// kept, also when the database cannot take the answer right now.
-		v, verr := s.playView(c, room.ID, player.ID)
-		if verr != nil {
-			return err
+		show := func(status int, reason string) error {
+			v, verr := s.playView(c, room.ID, player.ID)
+			if verr != nil {
+				return err
+			}
+			v.Error, v.Explanation = reason, explanation
+			return Render(c, status, PlayPage(v))
 		}
-		v.Error, v.Explanation = pageOf(c).errorText(e), explanation
 		if msg, ok := s.unavailableText(c, err); ok {
-			v.Error = msg
+			return show(statusOf[examsim.EUNAVAILABLE], msg)
 		}
-		return Render(c, statusOf[e.Code], PlayPage(v))
+		return formError(c, err, show)
 	}
 	if acceptsJSON(c) {
 		ack := map[string]any{"ok": true, "question": a.QuestionIndex, "choice": a.Choice}
