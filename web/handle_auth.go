@@ -26,7 +26,7 @@ func (s *Server) handleRegisterForm(c echo.Context) error {
 // with a new session.
 func (s *Server) handleRegister(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
-	if ok, wait := s.limiters().registration.take(s.clientKey(c.Request()), s.now()); !ok {
+	if ok, wait := s.limits.registration.take(s.clientKey(c.Request()), s.now()); !ok {
 		return s.rateLimited(c, RegisterPage, form, "security.register_rate_limited", wait)
 	}
 	if l := pageOf(c).Learner; l != nil && !l.Anonymous() {
@@ -63,7 +63,7 @@ func (s *Server) handleLoginForm(c echo.Context) error {
 // so a guesser learns nothing.
 func (s *Server) handleLogin(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
-	lim, now := s.limiters(), s.now()
+	lim, now := &s.limits, s.now()
 	client, account := s.clientKey(c.Request()), accountKey(form.Username)
 	ok, wait := lim.loginClient.allows(client, now)
 	if ok {

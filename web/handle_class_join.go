@@ -59,7 +59,7 @@ func (s *Server) handleJoin(c echo.Context) error {
 	// Every join counts against the client, and so does every wrong code,
 	// charged once the code turns out wrong: a room of students joining at
 	// once from one school address must not be refused for each other.
-	lim, now, client := s.limiters(), s.now(), s.clientKey(c.Request())
+	lim, now, client := &s.limits, s.now(), s.clientKey(c.Request())
 	if ok, wait := lim.joinClient.take(client, now); !ok {
 		form.Error = p.Catalog.N(p.Lang, "security.join_rate_limited", retryAfter(c, wait))
 		return Render(c, http.StatusTooManyRequests, JoinPage(form))

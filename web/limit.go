@@ -159,15 +159,15 @@ func (l *limiter) makeRoom(now time.Time) {
 // push out another learner's session in use.
 var DefaultConsoleSessionsPerClient = Limit{Burst: 50, Every: 10 * time.Second}
 
-// limits is the server's limiters, made on first use.
+// limits is the server's limiters, made in New from its Config.
 type limits struct {
-	once                                    sync.Once
 	loginClient, loginAccount, registration *limiter
 	joinClient, joinFailures                *limiter
-	consoleOnce                             sync.Once
-	console                                 *limiter
-	anonAnswersOnce                         sync.Once
-	anonAnswers                             *limiter
+	// console limits new tool-console sessions per client address.
+	console *limiter
+	// anonAnswers limits practice answers from learners without an account,
+	// per client address.
+	anonAnswers *limiter
 }
 
 // DefaultAnonymousAnswersPerClient lets a room of learners without accounts
@@ -175,43 +175,25 @@ type limits struct {
 // while a script cannot store answers by the thousand.
 var DefaultAnonymousAnswersPerClient = Limit{Burst: 60, Every: 500 * time.Millisecond}
 
-// anonymousAnswers limits practice answers from learners without an
-// account, per client address.
-func (ls *limits) anonymousAnswers(s *Server) *limiter {
-	ls.anonAnswersOnce.Do(func() {
-		l := s.AnonymousAnswersPerClient
+// newLimits makes the limiters cfg asks for; a zero limit means its default.
+func newLimits(cfg Config) limits {
+	or := func(l, def Limit) Limit {
 		if l == (Limit{}) {
-			l = DefaultAnonymousAnswersPerClient
+			return def
 		}
-		ls.anonAnswers = newLimiter(l)
-	})
-	return ls.anonAnswers
-}
-
-// consoleClient limits new tool-console sessions per client address.
-func (ls *limits) consoleClient(s *Server) *limiter {
-	ls.consoleOnce.Do(func() {
-		l := s.ConsoleSessionsPerClient
-		if l == (Limit{}) {
-			l = DefaultConsoleSessionsPerClient
-		}
-		ls.console = newLimiter(l)
-	})
-	return ls.console
-}
-
-func (s *Server) limiters() *limits {
-	ls := &s.limits
-	ls.once.Do(func() {
-		rl := s.RateLimits
-		if rl == (RateLimits{}) {
-			rl = DefaultRateLimits
-		}
-		ls.loginClient, ls.loginAccount = newLimiter(rl.LoginPerClient), newLimiter(rl.LoginPerAccount)
-		ls.registration = newLimiter(rl.RegisterPerClient)
-		ls.joinClient, ls.joinFailures = newLimiter(rl.JoinPerClient), newLimiter(rl.JoinFailuresPerClient)
-	})
-	return ls
+		return l
+	}
+	rl := cfg.RateLimits
+	if rl == (RateLimits{}) {
+		rl = DefaultRateLimits
+	}
+	return limits{
+		loginClient: newLimiter(rl.LoginPerClient), loginAccount: newLimiter(rl.LoginPerAccount),
+		registration: newLimiter(rl.RegisterPerClient),
+		joinClient:   newLimiter(rl.JoinPerClient), joinFailures: newLimiter(rl.JoinFailuresPerClient),
+		console:     newLimiter(or(cfg.ConsoleSessionsPerClient, DefaultConsoleSessionsPerClient)),
+		anonAnswers: newLimiter(or(cfg.AnonymousAnswersPerClient, DefaultAnonymousAnswersPerClient)),
+	}
 }
 
 // accountKey is what the per-account login limit counts: usernames are one

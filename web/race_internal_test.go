@@ -60,29 +60,6 @@ func TestLimiterConcurrent(t *testing.T) {
 	}
 }
 
-// TestLimitersMadeOnce: the server's limiters, made on first use, are made
-// once however many requests ask for them at the same moment.
-func TestLimitersMadeOnce(t *testing.T) {
-	s := &Server{}
-	got := make([]*limits, 32)
-	var wg sync.WaitGroup
-	for i := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ls := s.limiters()
-			ls.loginClient.charge("x", time.Now())
-			got[i] = ls
-		}()
-	}
-	wg.Wait()
-	for i, ls := range got {
-		if ls != got[0] || ls.loginClient != got[0].loginClient {
-			t.Fatalf("request %d got other limiters", i)
-		}
-	}
-}
-
 // TestFragmentCacheConcurrent: many streams of many rooms ask the
 // classroom's fragment cache for fragments of changing versions at once.
 // Each must get the fragment of the version it asked for, never another's.

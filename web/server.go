@@ -132,7 +132,7 @@ type Server struct {
 	echo    *echo.Echo
 	class   classState     // the classroom pages' own state
 	metrics *metrics       // the one Prometheus registry and its instruments
-	limits  limits         // rate limiters, made on first use
+	limits  limits         // rate limiters, made in New
 	fanout  *fanoutCeiling // the fan-out ceiling's streams; nil unless BenchCeiling
 	fwd     forwards       // proxies to the instances owning other rooms
 	// closing ends event streams when the server shuts down (CloseStreams).
@@ -151,6 +151,7 @@ func New(cfg Config) *Server {
 	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
 	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
 	s.class.frags = map[int64]*roomFragments{}
+	s.limits, s.closing = newLimits(cfg), newCloser()
 	if cfg.Classroom != nil && cfg.Classroom.Shared() && len(cfg.CookieKey) > 0 {
 		cfg.Sandbox.SetSessionIDPrefix(s.mcpSessionPrefix(cfg.Classroom.Address()))
 	}
