@@ -84,7 +84,7 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		return examsim.E(examsim.EINVALID, "class.error_question_closed")
 	}
 	choice, explanation := c.FormValue("choice"), formText(c, "explanation")
-	timer := prometheus.NewTimer(s.metrics.answerSeconds) // wall-clock, for /metrics
+	timer := prometheus.NewTimer(s.metrics.AnswerSeconds) // wall-clock, for /metrics
 	a, err := room.Answer(c.Request().Context(), player.ID, index, choice, explanation)
 	if err == nil {
 		timer.ObserveDuration()
