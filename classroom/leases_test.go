@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/internal/pgtest"
@@ -143,5 +145,105 @@ func TestHubLetsGoOfARoomItLost(t *testing.T) {
 	var elsewhere *classroom.NotOwnerError
 	if _, err := a.Room(ctx, room.ID); !errors.As(err, &elsewhere) || elsewhere.Address != "http://b" {
 		t.Errorf("a asked for the room it lost: %v, want a NotOwnerError naming http://b", err)
+	}
+}
+
+// An owner that lost a room's lease, and has not yet noticed (its next
+// heartbeat is far off), cannot join, kick or change a student's language
+// any more: each is refused as unavailable (retry: the request then reaches
+// the new owner), and the new owner's room and the database are as the new
+// owner read them. The new owner does each.
+func TestOldOwnerJoinsKicksAndLanguagesAreFenced(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bank, _ := bankOnce()
+	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
+	host, err := store.NewLearnerService(db).CreateAccount(ctx, "fence_teacher", "correct-horse", examsim.RoleInstructor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ttl = time.Minute // no heartbeat runs during the test: a keeps the room it lost
+	a := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "a", Address: "http://a", LeaseTTL: ttl})
+	defer a.Close()
+	b := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "b", Address: "http://b", LeaseTTL: ttl})
+	defer b.Close()
+	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Fenced", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := classes.CreateQuiz(ctx, quiz); err != nil {
+		t.Fatal(err)
+	}
+	oldRoom, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana, anaToken, err := oldRoom.Join(ctx, "Ana", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, boToken, err := oldRoom.Join(ctx, "Bo", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := leases.ReleaseRooms(ctx, "a"); err != nil { // as if a had been cut off past its lease
+		t.Fatal(err)
+	}
+	newRoom, err := b.Room(ctx, oldRoom.ID)
+	if err != nil {
+		t.Fatalf("b takes the room over: %v", err)
+	}
+
+	late := []struct {
+		name string
+		do   func(r *classroom.Room) error
+	}{
+		{"join", func(r *classroom.Room) error { _, _, err := r.Join(ctx, "Cy", examsim.English, 0); return err }},
+		{"kick", func(r *classroom.Room) error { return r.Kick(ctx, ana.ID) }},
+		{"language", func(r *classroom.Room) error { return r.SetLang(ctx, bo.ID, examsim.Polish) }},
+	}
+	for _, tc := range late {
+		if err := tc.do(oldRoom); examsim.ErrorCode(err) != examsim.EUNAVAILABLE {
+			t.Errorf("the old owner's late %s: %v, want refused as unavailable (retryable)", tc.name, err)
+		}
+	}
+	type seen struct {
+		Nickname string
+		Lang     examsim.Lang
+		Kicked   bool
+	}
+	stored := func() []seen {
+		t.Helper()
+		players, err := classes.ListPlayers(ctx, oldRoom.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []seen
+		for _, p := range players {
+			out = append(out, seen{p.Nickname, p.Lang, p.Kicked})
+		}
+		return out
+	}
+	want := []seen{{"Ana", examsim.English, false}, {"Bo", examsim.English, false}}
+	if diff := cmp.Diff(want, stored()); diff != "" {
+		t.Errorf("players stored after the old owner's late changes (-want +got):\n%s", diff)
+	}
+	if p, ok := newRoom.Rejoin(anaToken); !ok || p.Kicked {
+		t.Errorf("Ana on the new owner: %+v %v, want still in the room", p, ok)
+	}
+	if p, ok := newRoom.Rejoin(boToken); !ok || p.Lang != examsim.English {
+		t.Errorf("Bo on the new owner: %+v %v, want English still", p, ok)
+	}
+
+	for _, tc := range late {
+		if err := tc.do(newRoom); err != nil {
+			t.Errorf("the new owner's %s: %v", tc.name, err)
+		}
+	}
+	want = []seen{{"Ana", examsim.English, true}, {"Bo", examsim.Polish, false}, {"Cy", examsim.English, false}}
+	if diff := cmp.Diff(want, stored()); diff != "" {
+		t.Errorf("players stored after the new owner's changes (-want +got):\n%s", diff)
 	}
 }
