@@ -50,4 +50,3 @@ func TestAlternatingBalancer(t *testing.T) {
 		t.Error("a URL without a scheme was taken as a backend")
 	}
 }
-
