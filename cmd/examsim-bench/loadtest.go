@@ -33,7 +33,10 @@ type loadConfig struct {
 	// starts its own balancer in front of them that alternates instances
 	// on every request (the worst case for room ownership), and reads each
 	// instance's /metrics directly.
-	URLs       []string
+	URLs []string
+	// Balancer puts the balancer in front of a single instance too, so a
+	// one-instance row pays the same extra hop as a many-instance one.
+	Balancer   bool
 	Instructor string
 	Password   string
 	Students   int // per room
@@ -112,6 +115,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.IntVar(&cfg.Rooms, "rooms", 1, "rooms played at once")
 	fs.IntVar(&cfg.Questions, "questions", 5, "questions each room plays")
 	fs.DurationVar(&cfg.Think, "think", 4*time.Second, "the longest a student takes to answer")
+	fs.BoolVar(&cfg.Balancer, "balancer", false, "go through the test's own balancer with one URL too (it always does with several), for a like-for-like row")
 	bankDir := fs.String("bank", "", "the server's question directory, when it was started with --questions (default: the embedded bank)")
 	fs.BoolVar(&cfg.Ceiling, "ceiling", true, "measure the server's fan-out ceiling with the same readers before and after the room (the server needs --bench-ceiling)")
 	verbose := fs.Bool("v", false, "print progress to stderr")
@@ -273,7 +277,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	defer lr.tr.CloseIdleConnections()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if len(cfg.URLs) > 1 {
+	if len(cfg.URLs) > 1 || cfg.Balancer {
 		stop, err := lr.startBalancer()
 		if err != nil {
 			return loadResult{}, err

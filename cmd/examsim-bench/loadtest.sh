@@ -140,7 +140,7 @@ row_sqlite() {
 	echo "$PASSWORD" | ./bin/examsim user add loadteacher --role instructor --db "$tmp/load.db" >/dev/null
 	serve sqlite "$tmp/load.db" --bench-ceiling
 	if [ "$MODE" = both ]; then
-		load "SQLite, one instance" "$url" --ceiling=false # as the PostgreSQL row
+		load "SQLite, one instance behind the same balancer" "$url" --ceiling=false --balancer # as the PostgreSQL row
 	else
 		load "SQLite, one instance" "$url"
 	fi

@@ -47,24 +47,37 @@ func TestLoadtestSmall(t *testing.T) {
 
 // TestLoadtestThroughItsBalancer gives the load generator several URLs
 // (here one server twice, which PostgreSQL's instances look like from
-// outside): it balances the students over them through its own alternating
-// balancer, adds up their /metrics, and still loses nothing.
+// outside), or one with --balancer: it sends the students through its own
+// alternating balancer, adds up the instances' /metrics, and still loses
+// nothing.
 func TestLoadtestThroughItsBalancer(t *testing.T) {
-	app := webtest.Start(t)
+	app := webtest.Start(t, webtest.WithConfig(func(c *web.Config) { c.BenchCeiling = true }))
 	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
 		t.Fatal(err)
 	}
-	res, err := loadTest(context.Background(), loadConfig{URLs: []string{app.URL, app.URL + "/"}, Instructor: "loadteacher",
-		Password: "load-pass-1", Students: 20, Rooms: 2, Questions: 2, Think: time.Second, Bank: app.Bank})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(res)
-	if res.Instances != 2 || res.Students != 40 || res.Acked != 80 || res.Lost != 0 || res.AnswersPerSec <= 0 {
-		t.Errorf("result = %s; want 2 instances, 40 students, 80 answers acknowledged, none lost", res)
-	}
-	if res.ServerP99Submit <= 0 || res.RSSMB <= 0 {
-		t.Errorf("the instances' /metrics were not read: %s", res)
+	for _, tc := range []struct {
+		name      string
+		urls      []string
+		balancer  bool
+		instances int
+	}{
+		{"two URLs", []string{app.URL, app.URL + "/"}, false, 2},
+		{"one URL with --balancer", []string{app.URL}, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := loadTest(context.Background(), loadConfig{URLs: tc.urls, Balancer: tc.balancer, Instructor: "loadteacher",
+				Password: "load-pass-1", Students: 20, Rooms: 2, Questions: 2, Think: time.Second, Bank: app.Bank, Ceiling: tc.instances == 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(res)
+			if res.Instances != tc.instances || res.Students != 40 || res.Acked != 80 || res.Lost != 0 || res.AnswersPerSec <= 0 {
+				t.Errorf("result = %s; want %d instances, 40 students, 80 answers acknowledged, none lost", res, tc.instances)
+			}
+			if res.ServerP99Submit <= 0 || res.RSSMB <= 0 {
+				t.Errorf("the instances' /metrics were not read: %s", res)
+			}
+		})
 	}
 }
 
