@@ -11,8 +11,49 @@ import (
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/internal/pgtest"
+	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/store"
 )
+
+// leaseWorld is one PostgreSQL database that hubs share as instances do:
+// its classroom store and leases, and a teacher with a quiz.
+type leaseWorld struct {
+	classes *store.ClassroomService
+	leases  *store.RoomLeaseService
+	host    *examsim.Learner
+	quiz    *examsim.Quiz
+	ttl     time.Duration
+	bank    *questions.Bank
+}
+
+func newLeaseWorld(t *testing.T, ttl time.Duration) *leaseWorld {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() }) // after the hubs: nothing reads it again
+	w := &leaseWorld{classes: store.NewClassroomService(db), leases: store.NewRoomLeaseService(db), ttl: ttl}
+	w.bank, _ = bankOnce()
+	if w.host, err = store.NewLearnerService(db).CreateAccount(ctx, "lease_teacher", "correct-horse", examsim.RoleInstructor); err != nil {
+		t.Fatal(err)
+	}
+	w.quiz = &examsim.Quiz{OwnerID: w.host.ID, Title: "Leases", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := w.classes.CreateQuiz(ctx, w.quiz); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// hub is an instance named name on the world's database, closed at the end.
+func (w *leaseWorld) hub(t *testing.T, name string) *classroom.Hub {
+	h := classroom.NewHub(classroom.Config{Store: w.classes, Bank: w.bank, Leases: w.leases, Instance: name,
+		Address: "http://" + name, LeaseTTL: w.ttl})
+	t.Cleanup(h.Close)
+	return h
+}
 
 // Two hubs on one PostgreSQL database, as two instances: the room lives on
 // the one that took its lease, and the other is told where. When the owner
@@ -21,30 +62,9 @@ import (
 // already given), and the old owner's late writes are refused.
 func TestHubsShareRoomsThroughLeases(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	bank, _ := bankOnce()
-	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
-	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lease_teacher", "correct-horse", examsim.RoleInstructor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ttl = 600 * time.Millisecond
-	hub := func(name string) *classroom.Hub {
-		h := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: name,
-			Address: "http://" + name, LeaseTTL: ttl})
-		t.Cleanup(h.Close)
-		return h
-	}
-	a, b := hub("a"), hub("b")
-	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Leases", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
-		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
-	if err := classes.CreateQuiz(ctx, quiz); err != nil {
-		t.Fatal(err)
-	}
+	w := newLeaseWorld(t, 600*time.Millisecond)
+	classes, host, quiz, ttl := w.classes, w.host, w.quiz, w.ttl
+	a, b := w.hub(t, "a"), w.hub(t, "b")
 	roomA, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -101,27 +121,9 @@ func TestHubsShareRoomsThroughLeases(t *testing.T) {
 // the new owner, and a request for the room is sent there.
 func TestHubLetsGoOfARoomItLost(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	bank, _ := bankOnce()
-	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
-	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lost_teacher", "correct-horse", examsim.RoleInstructor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ttl = 600 * time.Millisecond
-	a := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "a", Address: "http://a", LeaseTTL: ttl})
-	defer a.Close()
-	b := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "b", Address: "http://b", LeaseTTL: ttl})
-	defer b.Close()
-	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Lost", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
-		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
-	if err := classes.CreateQuiz(ctx, quiz); err != nil {
-		t.Fatal(err)
-	}
+	w := newLeaseWorld(t, 600*time.Millisecond)
+	leases, host, quiz, ttl := w.leases, w.host, w.quiz, w.ttl
+	a, b := w.hub(t, "a"), w.hub(t, "b")
 	room, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -155,27 +157,9 @@ func TestHubLetsGoOfARoomItLost(t *testing.T) {
 // owner read them. The new owner does each.
 func TestOldOwnerJoinsKicksAndLanguagesAreFenced(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	bank, _ := bankOnce()
-	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
-	host, err := store.NewLearnerService(db).CreateAccount(ctx, "fence_teacher", "correct-horse", examsim.RoleInstructor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ttl = time.Minute // no heartbeat runs during the test: a keeps the room it lost
-	a := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "a", Address: "http://a", LeaseTTL: ttl})
-	defer a.Close()
-	b := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "b", Address: "http://b", LeaseTTL: ttl})
-	defer b.Close()
-	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Fenced", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
-		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
-	if err := classes.CreateQuiz(ctx, quiz); err != nil {
-		t.Fatal(err)
-	}
+	w := newLeaseWorld(t, time.Minute) // no heartbeat runs during the test: a keeps the room it lost
+	classes, leases, host, quiz := w.classes, w.leases, w.host, w.quiz
+	a, b := w.hub(t, "a"), w.hub(t, "b")
 	oldRoom, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
 	if err != nil {
 		t.Fatal(err)
