@@ -18,6 +18,8 @@ type playView struct {
 	Index   int    // the question on screen
 	Variant string // the stage the student sees: see classview.Stage
 	Now     time.Time
+	// Order is the student's own order of the question's options: see classview.OptionOrder.
+	Order []string
 	// After is the assignment question just answered, for its feedback; -1 none.
 	After int
 	// Form state kept across a failed plain-form answer.
@@ -31,6 +33,9 @@ func newPlayView(snap *classroom.Snapshot, me classroom.PlayerView, now time.Tim
 	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex, Variant: classview.Stage(snap, me, now)}
 	if snap.Run.Mode == examsim.ModeAssignment {
 		v.Index = me.Next
+	}
+	if q := v.question(); q != nil && (v.Variant == "question" || v.Variant == "assign") {
+		v.Order = classview.OptionOrder(snap.Run.ID, me.Player.ID, v.Index, ownLetters(q))
 	}
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -93,9 +94,11 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		v := newPlayView(snap, me, now)
 		chunks := [][]byte{clockEvent(now)}
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
-		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
+		// A question is rendered once per order (at most 24 of four options) and language.
+		order := strings.Join(v.Order, "")
+		stageKey := fmt.Sprintf("%d/%s/%d/%s/%s", snap.Version, v.Variant, v.Index, page.Lang, order)
 		if stageKey != sentStage {
-			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index),
+			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+v.Variant+"/"+strconv.Itoa(v.Index)+"/"+order,
 				func() ([]byte, error) {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
 )
 
 // handlePlay shows a student their room as it is now: a reload, a new
@@ -111,4 +112,10 @@ func (s *Server) handlePlayAnswer(c echo.Context) error {
 		next += "?after=" + strconv.Itoa(a.QuestionIndex)
 	}
 	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// tiles are the question's options in the student's own order (v.Order),
+// each with its own letter in Own.
+func (v playView) tiles(tx *questions.Text) []shownOption {
+	return shownOptions(&examsim.ExamItem{Options: v.Order}, tx)
 }
