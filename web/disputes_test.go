@@ -284,6 +284,20 @@ func TestTeachersNoteBesideTheRegradedBand(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"attempt": note, "history": note, "exam review": note}, seen); diff != "" {
 		t.Errorf("the note as the learner reads it (-want +got):\n%s", diff)
 	}
+	var export struct {
+		Attempts []struct {
+			ID          int64  `json:"id"`
+			TeacherNote string `json:"teacher_note"`
+		}
+	}
+	if err := json.Unmarshal([]byte(learner.get("/me/history.json").body), &export); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range export.Attempts {
+		if want := map[bool]string{true: note}[strconv.FormatInt(at.ID, 10) == attemptID || strconv.FormatInt(at.ID, 10) == examAttempt]; at.TeacherNote != want {
+			t.Errorf("history.json: attempt %d's teacher_note is %q, want %q", at.ID, at.TeacherNote, want)
+		}
+	}
 	for where, p := range map[string]*page{"attempt": pageAt, "history": meAt, "exam review": review} {
 		if strings.Contains(p.body, `<script>alert("x")`) || !strings.Contains(p.body, "&lt;script&gt;") {
 			t.Errorf("%s: the note is not escaped", where)
