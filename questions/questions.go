@@ -200,12 +200,14 @@ func (q *Question) In(lang examsim.Lang) *Text {
 type Problem struct {
 	Path string
 	Line int
-	Msg  string
+	Msg  string // the message in English, as `questions check` prints it
+	Message
 }
 
-func (p Problem) String() string {
-	return fmt.Sprintf("%s:%d: %s", p.Path, max(p.Line, 1), p.Msg)
-}
+func (p Problem) String() string { return p.Where() + ": " + p.Msg }
+
+// Where is the problem's path:line.
+func (p Problem) Where() string { return fmt.Sprintf("%s:%d", p.Path, max(p.Line, 1)) }
 
 // Problems is every problem found in a bank.
 type Problems []Problem

@@ -434,13 +434,13 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {
-	return s.queryAnswers(ctx, `session_id = ? ORDER BY question_index, id`, runID)
+	return s.queryAnswers(ctx, `c.session_id = ? ORDER BY c.question_index, c.id`, runID)
 }
 
 // ListPendingAnswers returns every class answer whose score is pending, for
 // `examsim rescore`.
 func (s *ClassroomService) ListPendingAnswers(ctx context.Context) ([]*examsim.ClassAnswer, error) {
-	return s.queryAnswers(ctx, `pending = 1 ORDER BY id`)
+	return s.queryAnswers(ctx, `c.pending = 1 ORDER BY c.id`)
 }
 
 // UpdateAnswerScore stores a class answer's new automatic verdict and points.
@@ -454,13 +454,13 @@ func (s *ClassroomService) UpdateAnswerScore(ctx context.Context, a *examsim.Cla
 	return dbError(err)
 }
 
-// queryAnswers returns the class answers matching where, a condition with
-// its ORDER BY.
+// queryAnswers returns the class answers matching where, a condition on
+// class_answers c with its ORDER BY, each with its teacher's regrade.
 func (s *ClassroomService) queryAnswers(ctx context.Context, where string, args ...any) ([]*examsim.ClassAnswer, error) {
 	// #nosec G202 -- where is one of this file's constants.
-	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
-		explanation, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`
-		FROM class_answers WHERE `+where, args...)
+	rows, err := s.db.db.QueryContext(ctx, `SELECT c.id, c.session_id, c.player_id, c.question_index, c.question_id, c.lang, c.choice, c.correct,
+		c.explanation, c.band, c.concepts, c.misconceptions, c.rubric_version, c.elapsed_ms, c.points, c.created_at, `+wholeVerdictColumns("c.")+`, `+gradeColumns+`
+		FROM class_answers c LEFT JOIN human_grades g ON g.class_answer_id = c.id WHERE `+where, args...)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -471,12 +471,15 @@ func (s *ClassroomService) queryAnswers(ctx context.Context, where string, args 
 		var lang, concepts, miscon string
 		var created sql.NullString
 		var w wholeVerdict
-		if err := rows.Scan(append([]any{&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
+		var g gradeScan
+		dest := append([]any{&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
 			&a.Explanation, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
-			&created}, w.dest()...)...); err != nil {
+			&created}, w.dest()...)
+		if err := rows.Scan(append(dest, g.dest()...)...); err != nil {
 			return nil, dbError(err)
 		}
 		w.into(&a.Verdict)
+		a.Human = g.grade(examsim.Target{Kind: examsim.TargetClassAnswer, ID: a.ID})
 		a.Lang = examsim.Lang(lang)
 		// Lists this package wrote as JSON: a damaged one reads as empty.
 		_ = json.Unmarshal([]byte(concepts), &a.Concepts)

@@ -222,7 +222,7 @@ func PlayYou(v playView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if r := v.Snap.Rank(v.Me.Player.ID); r > 0 && v.Snap.Run.Quiz.Leaderboard && (v.Variant == "reveal" || v.Variant == "leaderboard" || v.Variant == "ended") {
+		if r := v.Snap.Rank(v.Me.Player.ID); r > 0 && v.Snap.Run.Quiz.Leaderboard && (v.Variant == classview.StageReveal || v.Variant == classview.StageLeaderboard || v.Variant == classview.StageEnded) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<span class=\"you-rank\" data-testid=\"you-rank\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -246,7 +246,7 @@ func PlayYou(v playView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		switch v.Variant {
-		case "answered":
+		case classview.StageAnswered:
 			if a := v.Me.Answers[v.Index]; a != nil {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<p class=\"you-answer\" data-testid=\"you-answer\" data-choice=\"")
 				if templ_7745c5c3_Err != nil {
@@ -279,7 +279,7 @@ func PlayYou(v playView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-		case "reveal", "leaderboard":
+		case classview.StageReveal, classview.StageLeaderboard:
 			templ_7745c5c3_Err = yourResult(v.Me, v.Index).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -486,9 +486,9 @@ func PlayStage(v playView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Variant).Resolve(ctx)
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(v.Variant)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 80, Col: 42}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 80, Col: 50}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 		if templ_7745c5c3_Err != nil {
@@ -501,7 +501,7 @@ func PlayStage(v playView) templ.Component {
 		var templ_7745c5c3_Var26 string
 		templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Index)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 80, Col: 80}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 80, Col: 88}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
 		if templ_7745c5c3_Err != nil {
@@ -512,9 +512,9 @@ func PlayStage(v playView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var27 string
-		templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression("stage-" + v.Variant).Resolve(ctx)
+		templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression("stage-" + string(v.Variant)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 80, Col: 117}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 80, Col: 133}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var27)
 		if templ_7745c5c3_Err != nil {
@@ -525,7 +525,7 @@ func PlayStage(v playView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		switch v.Variant {
-		case "lobby":
+		case classview.StageLobby:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -556,12 +556,12 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "question", "assign":
+		case classview.StageQuestion, classview.StageAssign:
 			templ_7745c5c3_Err = playQuestion(v).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "answered":
+		case classview.StageAnswered:
 			templ_7745c5c3_Err = questionHead(v).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -583,7 +583,7 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "timeup":
+		case classview.StageTimeUp:
 			templ_7745c5c3_Err = questionHead(v).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -605,7 +605,7 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "reveal":
+		case classview.StageReveal:
 			templ_7745c5c3_Err = questionHead(v).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -614,7 +614,7 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "leaderboard":
+		case classview.StageLeaderboard:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "<h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -636,7 +636,7 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "ended":
+		case classview.StageEnded:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "<h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -713,7 +713,7 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "done":
+		case classview.StageDone:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "<h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -767,7 +767,7 @@ func PlayStage(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "closed":
+		case classview.StageClosed:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "<h1>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -842,7 +842,7 @@ func questionHead(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.Snap.Run.Mode == examsim.ModeLive && (v.Variant == "question" || v.Variant == "answered") {
+			if v.Snap.Run.Mode == examsim.ModeLive && (v.Variant == classview.StageQuestion || v.Variant == classview.StageAnswered) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "<span class=\"countdown sticky-clock\" data-deadline=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

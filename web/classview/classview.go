@@ -23,39 +23,57 @@ import (
 	"github.com/examsim/examsim/questions"
 )
 
-// Stage decides which stage a student sees: lobby, question, answered,
+// Stage is the stage a student sees; its value is also the page's
+// data-phase and the phase of the state event the load generator reads.
+type Stage string
+
+// The stages of a live room, then of an assignment.
+const (
+	StageLobby       Stage = "lobby"
+	StageQuestion    Stage = "question"
+	StageAnswered    Stage = "answered"
+	StageTimeUp      Stage = "timeup"
+	StageReveal      Stage = "reveal"
+	StageLeaderboard Stage = "leaderboard"
+	StageEnded       Stage = "ended"
+	StageAssign      Stage = "assign"
+	StageDone        Stage = "done"
+	StageClosed      Stage = "closed"
+)
+
+// StageOf decides which stage a student sees: lobby, question, answered,
 // timeup, reveal, leaderboard or ended in a live room; assign, done or
 // closed in an assignment. Every live stage depends only on the room and
 // whether the student has answered, so it can be rendered once per language
 // for the whole room.
-func Stage(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) string {
+func StageOf(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) Stage {
 	run := snap.Run
 	if run.Mode == examsim.ModeAssignment {
 		switch {
 		case me.Next >= len(snap.Questions):
-			return "done"
+			return StageDone
 		case !run.EndedAt.IsZero() || now.After(run.Deadline):
-			return "closed"
+			return StageClosed
 		}
-		return "assign"
+		return StageAssign
 	}
 	switch run.Phase {
 	case examsim.PhaseLobby:
-		return "lobby"
+		return StageLobby
 	case examsim.PhaseQuestion:
 		if _, ok := me.Answers[run.QuestionIndex]; ok {
-			return "answered"
+			return StageAnswered
 		}
 		if now.After(snap.Deadline) {
-			return "timeup"
+			return StageTimeUp
 		}
-		return "question"
+		return StageQuestion
 	case examsim.PhaseReveal:
-		return "reveal"
+		return StageReveal
 	case examsim.PhaseLeaderboard:
-		return "leaderboard"
+		return StageLeaderboard
 	}
-	return "ended"
+	return StageEnded
 }
 
 // Title is the title a run shows: its quiz's as it was when started.

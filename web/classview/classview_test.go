@@ -39,7 +39,7 @@ func TestStage(t *testing.T) {
 		name string
 		snap *classroom.Snapshot
 		me   classroom.PlayerView
-		want string
+		want classview.Stage
 	}{
 		{"lobby", live(examsim.PhaseLobby, time.Time{}), classroom.PlayerView{}, "lobby"},
 		{"question open", live(examsim.PhaseQuestion, t0.Add(time.Second)), classroom.PlayerView{}, "question"},
@@ -53,7 +53,7 @@ func TestStage(t *testing.T) {
 		{"assignment ended by the host", assignment(t0.Add(time.Hour), t0), classroom.PlayerView{Next: 1}, "closed"},
 		{"assignment finished, even when closed", assignment(t0.Add(-time.Hour), t0), classroom.PlayerView{Next: 2}, "done"},
 	} {
-		if got := classview.Stage(tc.snap, tc.me, t0); got != tc.want {
+		if got := classview.StageOf(tc.snap, tc.me, t0); got != tc.want {
 			t.Errorf("%s: stage %q, want %q", tc.name, got, tc.want)
 		}
 	}
