@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -155,9 +156,11 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		v := newPlayView(snap, me, now)
 		chunks := [][]byte{clockEvent(now)}
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
-		stageKey := fmt.Sprintf("%d/%s/%d/%s", snap.Version, v.Variant, v.Index, page.Lang)
+		// A question is rendered once per order (at most 24 of four options) and language.
+		order := strings.Join(v.Order, "")
+		stageKey := fmt.Sprintf("%d/%s/%d/%s/%s", snap.Version, v.Variant, v.Index, page.Lang, order)
 		if stageKey != sentStage {
-			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+string(v.Variant)+"/"+strconv.Itoa(v.Index),
+			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+string(v.Variant)+"/"+strconv.Itoa(v.Index)+"/"+order,
 				func() ([]byte, error) {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
@@ -192,6 +195,8 @@ type playView struct {
 	Index   int             // the question on screen
 	Variant classview.Stage // the stage the student sees
 	Now     time.Time
+	// Order is the student's own order of the question's options: see classview.OptionOrder.
+	Order []string
 	// After is the assignment question just answered, for its feedback; -1 none.
 	After int
 	// Form state kept across a failed plain-form answer.
@@ -205,6 +210,9 @@ func newPlayView(snap *classroom.Snapshot, me classroom.PlayerView, now time.Tim
 	v := playView{Snap: snap, Me: me, Now: now, After: -1, Index: snap.Run.QuestionIndex, Variant: classview.StageOf(snap, me, now)}
 	if snap.Run.Mode == examsim.ModeAssignment {
 		v.Index = me.Next
+	}
+	if q := v.question(); q != nil && (v.Variant == classview.StageQuestion || v.Variant == classview.StageAssign) {
+		v.Order = classview.OptionOrder(snap.Run.ID, me.Player.ID, v.Index, ownLetters(q))
 	}
 	return v
 }
@@ -318,4 +326,10 @@ func stateEvent(v playView) []byte {
 	}
 	b, _ := json.Marshal(st) // strings and ints only: it cannot fail
 	return sse.Event("state", b)
+}
+
+// tiles are the question's options in the student's own order (v.Order),
+// each with its own letter in Own.
+func (v playView) tiles(tx *questions.Text) []shownOption {
+	return shownOptions(&examsim.ExamItem{Options: v.Order}, tx)
 }

@@ -9,7 +9,9 @@
 package classview
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,6 +172,19 @@ func Glyph(letter string) string {
 		return "★"
 	}
 	return "⬟"
+}
+
+// OptionOrder is the order in which one student's phone shows a question's
+// options (own letters, in the question's order, in), shuffled by the exam's
+// rule (examsim.ShuffleExam) with a seed made of the run, the student and
+// the question's place in the quiz: a reconnect or a restart shows the same
+// order, and nothing needs storing. Each option keeps its own letter, shape
+// and colour wherever it moves, as on the projector and in the reveal.
+func OptionOrder(run, player int64, index int, letters []string) []string {
+	h := fnv.New64a()
+	_ = binary.Write(h, binary.LittleEndian, [3]int64{run, player, int64(index)}) // a hash never fails to write
+	seed := int64(h.Sum64())                                                      // #nosec G115 -- the hash's bits, reinterpreted as a seed
+	return examsim.ShuffleExam(seed, []string{""}, 1, func(string) []string { return letters })[0].Options
 }
 
 // InlineHTML unwraps an option rendered as one paragraph, so it can sit
