@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -44,6 +45,11 @@ const (
 	// format, not a cue.
 	MinSharedOpeningWords = 3
 	MinSharedOpeningThai  = 8
+	// One question (QuestionCues, the teacher's editor) shows its key as the
+	// longest option when the key is strictly the longest and more than this
+	// much longer than its mean distractor: being longest alone happens by
+	// chance one time in four.
+	MaxQuestionKeyExcess = 0.5
 )
 
 // FieldNames are the identifiers the lessons teach. A key that carries them
@@ -201,6 +207,69 @@ func Cues(b *Bank) []CueStats {
 	return out
 }
 
+// QuestionCues are the cues one question gives in lang, as the teacher's
+// editor shows them: the key much the longest option, field names only in
+// the key, a title naming the key, the key the odd one out, and a near
+// duplicate of one of the bank's own questions (teachers' questions left
+// out: another teacher's unshared question must not be named). The bank
+// gives the title check its common words. Nil when q has no key and
+// distractor in lang.
+func QuestionCues(b *Bank, q *Question, lang examsim.Lang) []Message {
+	tx := q.Text(lang)
+	if tx == nil {
+		return nil
+	}
+	key, distractors := splitKey(tx, q.Answer)
+	if key == nil || len(distractors) == 0 {
+		return nil
+	}
+	var out []Message
+	l := string(lang)
+	keyLen, longest, sum, distractorFields := optionLength(key.Markdown), true, 0, false
+	for _, d := range distractors {
+		n := optionLength(d.Markdown)
+		sum += n
+		longest = longest && n < keyLen
+		distractorFields = distractorFields || carriesFieldName(d.Markdown)
+	}
+	if mean := float64(sum) / float64(len(distractors)); longest && mean > 0 && float64(keyLen)/mean-1 > MaxQuestionKeyExcess {
+		out = append(out, Msg("check.cue_question_key_length", "Lang", l,
+			"Excess", percent(float64(keyLen)/mean-1), "Max", percent(MaxQuestionKeyExcess)))
+	}
+	if fields := codeFieldNames(key.Markdown); len(fields) > 0 && !distractorFields {
+		out = append(out, Msg("check.cue_question_field_name", "Lang", l, "Fields", strings.Join(fields, ", ")))
+	}
+	items := []*Question{q}
+	for _, o := range b.Questions {
+		if o.ID == q.ID || o.Authored || o.Text(lang) == nil {
+			continue
+		}
+		if k, ds := splitKey(o.Text(lang), o.Answer); k != nil && len(ds) > 0 {
+			items = append(items, o)
+		}
+	}
+	for _, g := range titleGiveaways(items, lang) {
+		if g.Q == q {
+			out = append(out, Msg("check.cue_title", "Lang", l, "ID", q.ID, "Words", strings.Join(g.Words, ", "), "Percent", percent(g.Share)))
+		}
+	}
+	for _, o := range oddOpenings(items[:1], lang) {
+		out = append(out, Msg("check.cue_opening", "Lang", l, "ID", q.ID, "Opening", quote(o.Opening)))
+	}
+	sets := stemKeyTokens(items, lang)
+	closest := NearDuplicate{A: q}
+	for i := 1; i < len(items); i++ {
+		if s := jaccard(sets[0], sets[i]); s > closest.Similarity {
+			closest.B, closest.Similarity = items[i], s
+		}
+	}
+	if closest.B != nil && closest.Similarity >= MaxStemSimilarity {
+		out = append(out, Msg("check.cue_near_duplicate", "Lang", l, "A", q.ID, "B", closest.B.ID,
+			"Similarity", fmt.Sprintf("%.2f", closest.Similarity), "Max", fmt.Sprintf("%.2f", MaxStemSimilarity)))
+	}
+	return out
+}
+
 // splitKey returns a question's keyed option and its distractors.
 func splitKey(tx *Text, answer string) (*Option, []*Option) {
 	var key *Option
@@ -230,19 +299,47 @@ var (
 // carriesFieldName says whether an option names a field as code: in a code
 // span or a fenced block (a JSON payload). Prose words such as
 // "alternatives" or "description" do not count.
-func carriesFieldName(md string) bool {
+func carriesFieldName(md string) bool { return len(codeFieldNames(md)) > 0 }
+
+// codeFieldNames are the field names an option writes as code, each once,
+// in the order they first appear.
+func codeFieldNames(md string) []string {
+	var out []string
 	for _, code := range append(fencedCode.FindAllString(md, -1), inlineCode.FindAllString(fencedCode.ReplaceAllString(md, " "), -1)...) {
-		if fieldName.MatchString(code) {
-			return true
+		// The pattern consumes the character around a name: matching the
+		// code's words one by one finds "isError, isRetryable" both.
+		for _, w := range strings.FieldsFunc(code, func(r rune) bool { return !(isWordRune(r) || r == '_') }) {
+			if fieldName.MatchString(w) && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // nearDuplicates lists the pairs of items whose stem+key token sets have a
 // Jaccard similarity of MaxStemSimilarity or more, most similar first, and
 // the most similar pair.
 func nearDuplicates(items []*Question, lang examsim.Lang) (dups []NearDuplicate, closest NearDuplicate) {
+	sets := stemKeyTokens(items, lang)
+	for i := range items {
+		for j := i + 1; j < len(items); j++ {
+			d := NearDuplicate{A: items[i], B: items[j], Similarity: jaccard(sets[i], sets[j])}
+			if d.Similarity >= MaxStemSimilarity {
+				dups = append(dups, d)
+			}
+			if closest.A == nil || d.Similarity > closest.Similarity {
+				closest = d
+			}
+		}
+	}
+	sort.SliceStable(dups, func(i, j int) bool { return dups[i].Similarity > dups[j].Similarity })
+	return dups, closest
+}
+
+// stemKeyTokens are each item's stem+key tokens, those common to the items
+// (CommonTokenShare) dropped.
+func stemKeyTokens(items []*Question, lang examsim.Lang) []map[string]bool {
 	sets := make([]map[string]bool, len(items))
 	df := map[string]int{}
 	for i, q := range items {
@@ -261,19 +358,7 @@ func nearDuplicates(items []*Question, lang examsim.Lang) (dups []NearDuplicate,
 			}
 		}
 	}
-	for i := range items {
-		for j := i + 1; j < len(items); j++ {
-			d := NearDuplicate{A: items[i], B: items[j], Similarity: jaccard(sets[i], sets[j])}
-			if d.Similarity >= MaxStemSimilarity {
-				dups = append(dups, d)
-			}
-			if closest.A == nil || d.Similarity > closest.Similarity {
-				closest = d
-			}
-		}
-	}
-	sort.SliceStable(dups, func(i, j int) bool { return dups[i].Similarity > dups[j].Similarity })
-	return dups, closest
+	return sets
 }
 
 func jaccard(a, b map[string]bool) float64 {

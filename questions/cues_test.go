@@ -183,3 +183,58 @@ func english(ms []Message) []string {
 	}
 	return out
 }
+
+// TestQuestionCues: the editor's one-question check over the fixture banks,
+// in English. In testdata/cued, q1's key (15 characters, `isRetryable`) is
+// 15/5-1 = 200% longer than its distractors, which name no field, and q1
+// and q2 overlap 3/8; q4's key is 9/4-1 = 125% longer; q3's key is the
+// shortest and a distractor names a field. In testdata/giveaway, g1's title
+// names its key, 42/(65/3)-1 = 94% longer than its distractors; g3's key
+// is the odd opening out, 41/(79/3)-1 = 56% longer, and g3 and g4 overlap
+// 0.30 (as the bank-wide check finds).
+func TestQuestionCues(t *testing.T) {
+	cued, giveaway := loadFixture(t, "cued"), loadFixture(t, "giveaway")
+	for _, tc := range []struct {
+		bank *Bank
+		id   string
+		want []string
+	}{
+		{cued, "q1", []string{
+			"en: the key is the longest option, 200% longer than the average distractor (keep it under 50%): shorten the key or lengthen the distractors",
+			"en: only the key names a field as code (isRetryable): name a field in a distractor too, or drop it from the key",
+			"en: q1 and q2 are near-duplicates (stem and key overlap 0.38; keep it below 0.25): make one test something else",
+		}},
+		{cued, "q2", []string{"en: q2 and q1 are near-duplicates (stem and key overlap 0.38; keep it below 0.25): make one test something else"}},
+		{cued, "q3", nil},
+		{cued, "q4", []string{"en: the key is the longest option, 125% longer than the average distractor (keep it under 50%): shorten the key or lengthen the distractors"}},
+		{giveaway, "g1", []string{
+			"en: the key is the longest option, 94% longer than the average distractor (keep it under 50%): shorten the key or lengthen the distractors",
+			"en: g1: the title names the key (after, backoff, pause are in the key and in no distractor, 100% of the title's words); give it a neutral title that does not hint at any option"}},
+		{giveaway, "g3", []string{
+			"en: the key is the longest option, 56% longer than the average distractor (keep it under 50%): shorten the key or lengthen the distractors",
+			`en: g3: every distractor opens with "in both cases," and the key does not, so it stands out; open one distractor like the key, or vary the openings`,
+			"en: g3 and g4 are near-duplicates (stem and key overlap 0.30; keep it below 0.25): make one test something else",
+		}},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			q, _ := tc.bank.Question(tc.id)
+			if diff := cmp.Diff(tc.want, english(QuestionCues(tc.bank, q, examsim.English))); diff != "" {
+				t.Errorf("cues (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestQuestionCuesNameNoTeacherQuestion: a near-duplicate of another
+// teacher's question is not reported; it might be unshared.
+func TestQuestionCuesNameNoTeacherQuestion(t *testing.T) {
+	bank := loadFixture(t, "cued")
+	q1, _ := bank.Question("q1")
+	q2, _ := bank.Question("q2")
+	q2.Authored = true
+	for _, m := range english(QuestionCues(bank, q1, examsim.English)) {
+		if strings.Contains(m, "q2") {
+			t.Errorf("a teacher's question named: %s", m)
+		}
+	}
+}

@@ -38,6 +38,7 @@ type editorForm struct {
 	Errors    map[string][]string // editor field (exchange.Field*) -> problems, in the UI language
 	General   []string            // problems that belong to no field, translated
 	Elsewhere []string            // problems in the question's other languages, translated: listed, not blocking
+	Cues      []string            // the cue check's warnings, every language, translated: shown beside the options, not blocking
 	SelfCheck []questions.SelfCheck
 	Checked   bool // the self-consistency check ran
 	Drafted   bool // the rubric rows were just drafted from the question

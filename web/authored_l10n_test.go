@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -57,6 +58,76 @@ func TestAuthoredEditorProblemsInTheTeachersLanguage(t *testing.T) {
 			})
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("problems beside fields (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAuthoredEditorCueWarnings: a teacher whose UI is in Polish saves a
+// Polish question whose key is by far the longest option and alone names a field
+// as code. The save goes through (cues warn, they do not block) and the
+// editor shows both cues in Polish beside the options, marked as warnings
+// and not as errors. A question with options of like length and no field
+// names shows none.
+func TestAuthoredEditorCueWarnings(t *testing.T) {
+	a := &classApp{App: webtest.Start(t), t: t}
+	ines := a.account("ines", examsim.RoleInstructor)
+	ines.get("/?lang=pl")
+	for _, tc := range []struct {
+		name    string
+		id      string
+		options map[string]string
+		want    []string
+	}{
+		{"the key gives itself away", "cued-lookup", map[string]string{
+			"option-A": "Odczekaj 30 sekund, o które prosi narzędzie, bo `isRetryable` ma wartość true, a potem wywołaj wyszukiwanie ponownie",
+			"option-B": "Powiedz użytkownikowi, że wyszukiwanie nie działa",
+			"option-C": "Wywołuj je od razu w pętli",
+		}, []string{
+			"pl: poprawna odpowiedź jest najdłuższa, o 209% dłuższa niż przeciętny dystraktor (zostań poniżej 50%): skróć poprawną odpowiedź albo wydłuż dystraktory",
+			"pl: tylko poprawna odpowiedź zawiera nazwę pola jako kod (isRetryable): użyj nazwy pola także w dystraktorze albo usuń ją z poprawnej odpowiedzi",
+		}},
+		{"no cue", "plain-lookup", map[string]string{
+			"option-A": "Odczekaj 30 sekund, a potem wywołaj je ponownie",
+			"option-B": "Powiedz użytkownikowi, że narzędzie jest zepsute",
+			"option-C": "Wywołuj narzędzie od razu, w ciasnej pętli",
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			form := editorForm("Narzędzie odpowiada `429` z Retry-After: 30.")
+			form.Set("lang", "pl")
+			form.Set("title", "Wyszukiwanie z limitem zapytań")
+			form.Set("id", tc.id)
+			for k, v := range tc.options {
+				form.Set(k, v)
+			}
+			p := ines.post("/class/questions/new", "/class/questions", form)
+			if p.status != http.StatusSeeOther {
+				t.Fatalf("saving: %d, want 303 (cues must not block a save): %s", p.status, p.text("[data-testid=form-error]"))
+			}
+			p = ines.get("/class/questions/" + tc.id + "?lang=pl&saved=1")
+			if p.status != http.StatusOK {
+				t.Fatalf("the editor after saving: %d", p.status)
+			}
+			var got []string
+			p.doc.Find("[data-testid=cue-warning]").Each(func(_ int, s *goquery.Selection) {
+				got = append(got, strings.TrimSpace(s.Text()))
+			})
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("cue warnings (-want +got):\n%s", diff)
+			}
+			if tc.want == nil {
+				return
+			}
+			box := p.doc.Find("fieldset:has([data-testid=option-edit-A]) > [data-testid=cue-warnings]")
+			if box.Length() != 1 {
+				t.Errorf("the cue warnings are not beside the options")
+			}
+			if head := strings.TrimSpace(box.Find("strong").Text()); !strings.HasPrefix(head, "Możliwe podpowiedzi") {
+				t.Errorf("the warnings' heading %q is not the Polish one", head)
+			}
+			if n := p.doc.Find("[data-testid^=error-], [data-testid=form-error]").Length(); n != 0 {
+				t.Errorf("%d errors shown: cues are warnings, not errors", n)
 			}
 		})
 	}

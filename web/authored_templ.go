@@ -1936,7 +1936,7 @@ func AuthoredEditorPage(v editorView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = fieldErrors(v.Form, exchange.FieldOptions).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = optionsNotes(v.Form).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

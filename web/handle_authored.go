@@ -263,6 +263,7 @@ func (s *Server) checkEditor(ui *Page, f *editorForm, q *examsim.AuthoredQuestio
 	if compiled == nil {
 		return true
 	}
+	f.Cues = s.cueWarnings(ui, compiled, f.Lang)
 	if q.Rubric != nil && !blocking {
 		f.SelfCheck = compiled.SelfCheck(f.Lang)
 		f.Checked = true
@@ -295,6 +296,26 @@ func (s *Server) checkEditor(ui *Page, f *editorForm, q *examsim.AuthoredQuestio
 		sm.Result = &fb
 	}
 	return blocking
+}
+
+// cueWarnings are the cue check's findings on the question, in the
+// language being edited first, then its others, said in the UI language.
+// They warn and never block: a cue is about quality, and a teacher must be
+// able to save a draft and come back to it.
+func (s *Server) cueWarnings(ui *Page, q *questions.Question, editing examsim.Lang) []string {
+	langs := []examsim.Lang{editing}
+	for _, l := range examsim.Langs {
+		if l != editing {
+			langs = append(langs, l)
+		}
+	}
+	var out []string
+	for _, l := range langs {
+		for _, m := range questions.QuestionCues(s.Bank, q, l) {
+			out = append(out, ui.message(m))
+		}
+	}
+	return out
 }
 
 func (s *Server) renderEditor(c echo.Context, status int, f *editorForm) error {
