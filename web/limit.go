@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 )
 
 // Limit is a token bucket: Burst tries at once, then one more every Every.
@@ -217,7 +217,7 @@ func (s *Server) limiters() *limits {
 // accountKey is what the per-account login limit counts: usernames are one
 // name ignoring case and look-alikes, so the limit is too.
 func accountKey(username string) string {
-	k := examsim.NameKey(username)
+	k := namekey.Of(username)
 	if len(k) > 64 {
 		k = k[:64]
 	}
