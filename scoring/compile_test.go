@@ -66,3 +66,39 @@ func TestCompilePatternChecksSyntaxWithoutCompiling(t *testing.T) {
 		t.Errorf("compiled pattern has %d slots, want 2", len(p.compiled().slots))
 	}
 }
+
+// The syntax check skips tokenize for plain words; that is only sound if
+// tokenize accepts every plain word: at least one token, no sentence end.
+func TestPlainWordNeedsNoTokenizer(t *testing.T) {
+	for _, body := range plainWordSeeds {
+		checkPlainWord(t, body)
+	}
+}
+
+func FuzzPlainWordNeedsNoTokenizer(f *testing.F) {
+	for _, s := range plainWordSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkPlainWord)
+}
+
+var plainWordSeeds = []string{
+	"retry", "isError", "re-try", "can't", "don’t", "thử_lại", "không", "ponów", "błąd",
+	"ลองใหม่", "ๆ", "\u0e31", "e\u0301", "\u0301", "-", "_", "'", "403", "x-1", "a.b", "e.g.",
+	"a;b", "\xff", "a\u200db", "Ａ", "²",
+}
+
+func checkPlainWord(t *testing.T, body string) {
+	if !plainWord(body) {
+		return
+	}
+	toks := tokenize(nil, body)
+	if len(toks) == 0 {
+		t.Fatalf("plainWord(%q) is true, but tokenize finds no token", body)
+	}
+	for i := 1; i < len(toks); i++ {
+		if toks[i].pos-toks[i-1].pos >= sentenceBreak {
+			t.Fatalf("plainWord(%q) is true, but tokenize finds a sentence end", body)
+		}
+	}
+}
