@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/examsim/examsim"
 )
 
 // bankMarkdown returns every Markdown text of the bank in fsys, read from
@@ -53,36 +51,19 @@ func bankMarkdown(t testing.TB, fsys fs.FS) []string {
 	return out
 }
 
-// bankHTML renders every text of bank through its accessors, as pages
-// do, on eight goroutines at once, each starting at another text, and
-// returns what the first goroutine got.
+// bankHTML renders every text of bank on first view, on eight goroutines
+// at once, each starting at another text, and returns what the first
+// goroutine got.
 func bankHTML(bank *Bank) []string {
-	var views []func() string
-	for _, t := range bank.Topics {
-		for _, l := range examsim.Langs {
-			if ls := t.Lessons[l]; ls != nil {
-				views = append(views, ls.HTML)
-			}
-		}
-	}
-	for _, q := range bank.Questions {
-		for _, l := range examsim.Langs {
-			if tx := q.Texts[l]; tx != nil {
-				views = append(views, tx.StemHTML)
-				for _, o := range tx.Options {
-					views = append(views, o.HTML, o.ExplanationHTML)
-				}
-			}
-		}
-	}
+	texts := bank.texts()
 	out := make([][]string, 8)
 	var wg sync.WaitGroup
 	for g := range out {
 		wg.Go(func() {
-			got := make([]string, len(views))
-			for k := range views {
-				i := (k + g*len(views)/len(out)) % len(views)
-				got[i] = views[i]()
+			got := make([]string, len(texts))
+			for k := range texts {
+				i := (k + g*len(texts)/len(out)) % len(texts)
+				got[i] = texts[i].HTML()
 			}
 			out[g] = got
 		})

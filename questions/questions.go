@@ -212,31 +212,37 @@ func (q *Question) In(lang examsim.Lang) *Text {
 // first view, and reports each that cannot render at its line: `questions
 // check` runs it, so no text's error waits for a learner to find it.
 func (b *Bank) Render() Problems {
-	var texts []*rendered
+	var problems Problems
+	for _, r := range b.texts() {
+		if _, err := r.render(); err != nil {
+			problems = append(problems, Problem{Path: r.path, Line: r.line, Msg: fmt.Sprintf("cannot render the Markdown: %v", err)})
+		}
+	}
+	return problems
+}
+
+// texts is every Markdown text of the bank: lessons, then each question's
+// stems, options and explanations.
+func (b *Bank) texts() []*rendered {
+	var out []*rendered
 	for _, t := range b.Topics {
 		for _, l := range examsim.Langs {
 			if ls := t.Lessons[l]; ls != nil {
-				texts = append(texts, ls.body)
+				out = append(out, ls.body)
 			}
 		}
 	}
 	for _, q := range b.Questions {
 		for _, l := range examsim.Langs {
 			if tx := q.Texts[l]; tx != nil {
-				texts = append(texts, tx.stem)
+				out = append(out, tx.stem)
 				for _, o := range tx.Options {
-					texts = append(texts, o.text, o.explanation)
+					out = append(out, o.text, o.explanation)
 				}
 			}
 		}
 	}
-	var problems Problems
-	for _, r := range texts {
-		if _, err := r.render(); err != nil {
-			problems = append(problems, Problem{Path: r.path, Line: r.line, Msg: fmt.Sprintf("cannot render the Markdown: %v", err)})
-		}
-	}
-	return problems
+	return out
 }
 
 // Problem is one thing wrong with a bank file.
