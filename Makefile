@@ -3,7 +3,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 DB ?= ./examsim.db
 
-.PHONY: run build test generate check-generated lint bench bench-wrk loadtest fmt e2e-deps clean
+.PHONY: run build test generate check-generated lint bench bench-wrk loadtest loadtest-pg fmt e2e-deps clean
 
 # The built binary, not `go run`: go run exits 1 whenever it is interrupted,
 # even after the server stopped cleanly, so make said "Error 1" on every
@@ -72,7 +72,13 @@ ROOMS ?= 1
 QUESTIONS ?= 3
 
 loadtest: build
-	STUDENTS=$(STUDENTS) ROOMS=$(ROOMS) QUESTIONS=$(QUESTIONS) sh cmd/examsim-bench/loadtest.sh
+	STUDENTS=$(STUDENTS) ROOMS=$(ROOMS) QUESTIONS=$(QUESTIONS) sh cmd/examsim-bench/loadtest.sh sqlite
+
+# The same load on two instances sharing a throwaway PostgreSQL cluster,
+# balanced alternately, then on one SQLite instance: both rows from one
+# command (e.g. make loadtest-pg STUDENTS=2000, make loadtest-pg ROOMS=20 STUDENTS=100).
+loadtest-pg: build
+	STUDENTS=$(STUDENTS) ROOMS=$(ROOMS) QUESTIONS=$(QUESTIONS) sh cmd/examsim-bench/loadtest.sh both
 
 generate:
 	$(GO) tool templ generate

@@ -67,6 +67,20 @@ type HumanGrade struct {
 	Concepts []ConceptHit // the teacher's ticks, one per rubric concept
 	GraderID int64        // 0 once the grader's account is gone
 	GradedAt time.Time
+	// Note is the teacher's word back to the learner, shown beside the
+	// regraded band; empty when they wrote none.
+	Note string
+}
+
+// MaxTeacherNote is the longest note a teacher may write back, in characters.
+const MaxTeacherNote = 1000
+
+// CheckTeacherNote refuses a note over MaxTeacherNote characters.
+func CheckTeacherNote(s string) error {
+	if utf8.RuneCountInString(s) > MaxTeacherNote {
+		return E(ETOOLARGE, "grading.error_note_too_long", "Max", MaxTeacherNote, "Length", utf8.RuneCountInString(s))
+	}
+	return nil
 }
 
 // CheckBand refuses a band outside 0-3.

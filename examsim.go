@@ -247,6 +247,8 @@ type Player struct {
 	RejoinHash []byte // SHA-256 of the rejoin token kept in the student's cookie
 	Kicked     bool
 	JoinedAt   time.Time
+	// Epoch fences the join as ClassRun.Epoch fences the run's state.
+	Epoch int64
 }
 
 // ClassAnswer is one student's answer to one question of a run.
@@ -286,11 +288,13 @@ type ClassroomService interface {
 	// UpdateRunState stores phase, question, lock and end.
 	UpdateRunState(ctx context.Context, run *ClassRun) error
 
+	// CreatePlayer, KickPlayer and SetPlayerLang are fenced by the room's
+	// lease epoch (p.Epoch, epoch) as UpdateRunState is by run.Epoch.
 	CreatePlayer(ctx context.Context, p *Player) error
 	ListPlayers(ctx context.Context, runID int64) ([]*Player, error)
-	KickPlayer(ctx context.Context, runID, playerID int64) error
+	KickPlayer(ctx context.Context, runID, epoch, playerID int64) error
 	// SetPlayerLang changes the language a player sees the questions in.
-	SetPlayerLang(ctx context.Context, runID, playerID int64, lang Lang) error
+	SetPlayerLang(ctx context.Context, runID, epoch, playerID int64, lang Lang) error
 
 	// SaveAnswers stores a batch of answers in one transaction. An answer
 	// the database refuses (its room or player is gone) is left out on its

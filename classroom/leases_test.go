@@ -6,11 +6,54 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/internal/pgtest"
+	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/store"
 )
+
+// leaseWorld is one PostgreSQL database that hubs share as instances do:
+// its classroom store and leases, and a teacher with a quiz.
+type leaseWorld struct {
+	classes *store.ClassroomService
+	leases  *store.RoomLeaseService
+	host    *examsim.Learner
+	quiz    *examsim.Quiz
+	ttl     time.Duration
+	bank    *questions.Bank
+}
+
+func newLeaseWorld(t *testing.T, ttl time.Duration) *leaseWorld {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() }) // after the hubs: nothing reads it again
+	w := &leaseWorld{classes: store.NewClassroomService(db), leases: store.NewRoomLeaseService(db), ttl: ttl}
+	w.bank, _ = bankOnce()
+	if w.host, err = store.NewLearnerService(db).CreateAccount(ctx, "lease_teacher", "correct-horse", examsim.RoleInstructor); err != nil {
+		t.Fatal(err)
+	}
+	w.quiz = &examsim.Quiz{OwnerID: w.host.ID, Title: "Leases", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
+		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
+	if err := w.classes.CreateQuiz(ctx, w.quiz); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// hub is an instance named name on the world's database, closed at the end.
+func (w *leaseWorld) hub(t *testing.T, name string) *classroom.Hub {
+	h := classroom.NewHub(classroom.Config{Store: w.classes, Bank: w.bank, Leases: w.leases, Instance: name,
+		Address: "http://" + name, LeaseTTL: w.ttl})
+	t.Cleanup(h.Close)
+	return h
+}
 
 // Two hubs on one PostgreSQL database, as two instances: the room lives on
 // the one that took its lease, and the other is told where. When the owner
@@ -19,30 +62,9 @@ import (
 // already given), and the old owner's late writes are refused.
 func TestHubsShareRoomsThroughLeases(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	bank, _ := bankOnce()
-	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
-	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lease_teacher", "correct-horse", examsim.RoleInstructor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ttl = 600 * time.Millisecond
-	hub := func(name string) *classroom.Hub {
-		h := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: name,
-			Address: "http://" + name, LeaseTTL: ttl})
-		t.Cleanup(h.Close)
-		return h
-	}
-	a, b := hub("a"), hub("b")
-	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Leases", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
-		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
-	if err := classes.CreateQuiz(ctx, quiz); err != nil {
-		t.Fatal(err)
-	}
+	w := newLeaseWorld(t, 600*time.Millisecond)
+	classes, host, quiz, ttl := w.classes, w.host, w.quiz, w.ttl
+	a, b := w.hub(t, "a"), w.hub(t, "b")
 	roomA, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,27 +121,9 @@ func TestHubsShareRoomsThroughLeases(t *testing.T) {
 // the new owner, and a request for the room is sent there.
 func TestHubLetsGoOfARoomItLost(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	bank, _ := bankOnce()
-	classes, leases := store.NewClassroomService(db), store.NewRoomLeaseService(db)
-	host, err := store.NewLearnerService(db).CreateAccount(ctx, "lost_teacher", "correct-horse", examsim.RoleInstructor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const ttl = 600 * time.Millisecond
-	a := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "a", Address: "http://a", LeaseTTL: ttl})
-	defer a.Close()
-	b := classroom.NewHub(classroom.Config{Store: classes, Bank: bank, Leases: leases, Instance: "b", Address: "http://b", LeaseTTL: ttl})
-	defer b.Close()
-	quiz := &examsim.Quiz{OwnerID: host.ID, Title: "Lost", QuestionIDs: quizIDs, SecondsPerQuestion: 20,
-		Scoring: examsim.ScoreCorrectness, Explanations: examsim.ExplainOptional}
-	if err := classes.CreateQuiz(ctx, quiz); err != nil {
-		t.Fatal(err)
-	}
+	w := newLeaseWorld(t, 600*time.Millisecond)
+	leases, host, quiz, ttl := w.leases, w.host, w.quiz, w.ttl
+	a, b := w.hub(t, "a"), w.hub(t, "b")
 	room, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
 	if err != nil {
 		t.Fatal(err)
@@ -143,5 +147,87 @@ func TestHubLetsGoOfARoomItLost(t *testing.T) {
 	var elsewhere *classroom.NotOwnerError
 	if _, err := a.Room(ctx, room.ID); !errors.As(err, &elsewhere) || elsewhere.Address != "http://b" {
 		t.Errorf("a asked for the room it lost: %v, want a NotOwnerError naming http://b", err)
+	}
+}
+
+// An owner that lost a room's lease, and has not yet noticed (its next
+// heartbeat is far off), cannot join, kick or change a student's language
+// any more: each is refused as unavailable (retry: the request then reaches
+// the new owner), and the new owner's room and the database are as the new
+// owner read them. The new owner does each.
+func TestOldOwnerJoinsKicksAndLanguagesAreFenced(t *testing.T) {
+	ctx := context.Background()
+	w := newLeaseWorld(t, time.Minute) // no heartbeat runs during the test: a keeps the room it lost
+	classes, leases, host, quiz := w.classes, w.leases, w.host, w.quiz
+	a, b := w.hub(t, "a"), w.hub(t, "b")
+	oldRoom, err := a.Create(ctx, quiz, host.ID, examsim.ModeLive, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana, anaToken, err := oldRoom.Join(ctx, "Ana", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, boToken, err := oldRoom.Join(ctx, "Bo", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := leases.ReleaseRooms(ctx, "a"); err != nil { // as if a had been cut off past its lease
+		t.Fatal(err)
+	}
+	newRoom, err := b.Room(ctx, oldRoom.ID)
+	if err != nil {
+		t.Fatalf("b takes the room over: %v", err)
+	}
+
+	late := []struct {
+		name string
+		do   func(r *classroom.Room) error
+	}{
+		{"join", func(r *classroom.Room) error { _, _, err := r.Join(ctx, "Cy", examsim.English, 0); return err }},
+		{"kick", func(r *classroom.Room) error { return r.Kick(ctx, ana.ID) }},
+		{"language", func(r *classroom.Room) error { return r.SetLang(ctx, bo.ID, examsim.Polish) }},
+	}
+	for _, tc := range late {
+		if err := tc.do(oldRoom); examsim.ErrorCode(err) != examsim.EUNAVAILABLE {
+			t.Errorf("the old owner's late %s: %v, want refused as unavailable (retryable)", tc.name, err)
+		}
+	}
+	type seen struct {
+		Nickname string
+		Lang     examsim.Lang
+		Kicked   bool
+	}
+	stored := func() []seen {
+		t.Helper()
+		players, err := classes.ListPlayers(ctx, oldRoom.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []seen
+		for _, p := range players {
+			out = append(out, seen{p.Nickname, p.Lang, p.Kicked})
+		}
+		return out
+	}
+	want := []seen{{"Ana", examsim.English, false}, {"Bo", examsim.English, false}}
+	if diff := cmp.Diff(want, stored()); diff != "" {
+		t.Errorf("players stored after the old owner's late changes (-want +got):\n%s", diff)
+	}
+	if p, ok := newRoom.Rejoin(anaToken); !ok || p.Kicked {
+		t.Errorf("Ana on the new owner: %+v %v, want still in the room", p, ok)
+	}
+	if p, ok := newRoom.Rejoin(boToken); !ok || p.Lang != examsim.English {
+		t.Errorf("Bo on the new owner: %+v %v, want English still", p, ok)
+	}
+
+	for _, tc := range late {
+		if err := tc.do(newRoom); err != nil {
+			t.Errorf("the new owner's %s: %v", tc.name, err)
+		}
+	}
+	want = []seen{{"Ana", examsim.English, true}, {"Bo", examsim.Polish, false}, {"Cy", examsim.English, false}}
+	if diff := cmp.Diff(want, stored()); diff != "" {
+		t.Errorf("players stored after the new owner's changes (-want +got):\n%s", diff)
 	}
 }

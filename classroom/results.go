@@ -136,7 +136,7 @@ func (t *resultsTally) add(a *examsim.ClassAnswer) {
 	if Scored(a) && !a.Pending {
 		st.Explained++
 		st.AvgExplanation += a.Score()
-		t.bands[a.QuestionIndex][0] += a.Band
+		t.bands[a.QuestionIndex][0] += a.EffectiveBand() // a teacher's regrade counts
 		t.bands[a.QuestionIndex][1]++
 		for _, m := range a.Misconceptions {
 			if t.miscon[a.QuestionIndex] == nil {
@@ -170,7 +170,7 @@ func (t *resultsTally) addConcepts(q *questions.Question, a *examsim.ClassAnswer
 		}
 		if Scored(a) && !a.Pending {
 			cr.Explained++
-			if a.Correct && a.Band >= 2 {
+			if a.Correct && a.EffectiveBand() >= 2 {
 				cr.Hit++ // the explanation carried the question's key point
 			}
 		}

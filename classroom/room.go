@@ -170,12 +170,13 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 		return nil, "", err
 	}
 	key := nicknameKey(nick)
-	if err := r.reserveNickname(key, nick); err != nil {
+	epoch, err := r.reserveNickname(key, nick)
+	if err != nil {
 		return nil, "", err
 	}
 
 	token, hash := NewToken()
-	p := &examsim.Player{RunID: r.ID, Nickname: nick, Lang: lang, LearnerID: learnerID, RejoinHash: hash}
+	p := &examsim.Player{RunID: r.ID, Nickname: nick, Lang: lang, LearnerID: learnerID, RejoinHash: hash, Epoch: epoch}
 	if err := r.hub.cfg.Store.CreatePlayer(ctx, p); err != nil {
 		r.mu.Lock()
 		delete(r.nickKeys, key)
@@ -192,21 +193,22 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 
 // reserveNickname holds the nickname's key while the player's row is written,
 // so two students cannot take one name, or says why the room refuses a join.
-func (r *Room) reserveNickname(key, nick string) error {
+// It returns the lease epoch the join is to be written under.
+func (r *Room) reserveNickname(key, nick string) (int64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case r.closedLocked():
-		return examsim.E(examsim.ECONFLICT, "join.error_ended")
+		return 0, examsim.E(examsim.ECONFLICT, "join.error_ended")
 	case r.run.Locked:
-		return examsim.E(examsim.ECONFLICT, "join.error_locked")
+		return 0, examsim.E(examsim.ECONFLICT, "join.error_locked")
 	case len(r.order) >= MaxPlayers:
-		return examsim.E(examsim.ECONFLICT, "join.error_full", "Max", MaxPlayers)
+		return 0, examsim.E(examsim.ECONFLICT, "join.error_full", "Max", MaxPlayers)
 	case r.nickKeys[key]:
-		return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", nick)
+		return 0, examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", nick)
 	}
 	r.nickKeys[key] = true
-	return nil
+	return r.run.Epoch, nil
 }
 
 // Rejoin returns the player whose rejoin token this is, or false for a
@@ -231,11 +233,12 @@ func (r *Room) Kick(ctx context.Context, playerID int64) error {
 	r.mu.Lock()
 	p := r.players[playerID]
 	gone := p == nil || p.Kicked
+	epoch := r.run.Epoch
 	r.mu.Unlock()
 	if gone {
 		return examsim.E(examsim.ENOTFOUND, "class.error_player_not_found")
 	}
-	if err := r.hub.cfg.Store.KickPlayer(context.WithoutCancel(ctx), r.ID, playerID); err != nil {
+	if err := r.hub.cfg.Store.KickPlayer(context.WithoutCancel(ctx), r.ID, epoch, playerID); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -288,11 +291,12 @@ func (r *Room) stopTimerLocked() {
 func (r *Room) SetLang(ctx context.Context, playerID int64, lang examsim.Lang) error {
 	r.mu.Lock()
 	p := r.players[playerID]
+	epoch := r.run.Epoch
 	r.mu.Unlock()
 	if p == nil || p.Kicked {
 		return examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
-	if err := r.hub.cfg.Store.SetPlayerLang(context.WithoutCancel(ctx), r.ID, playerID, lang); err != nil {
+	if err := r.hub.cfg.Store.SetPlayerLang(context.WithoutCancel(ctx), r.ID, epoch, playerID, lang); err != nil {
 		return err
 	}
 	r.mu.Lock()

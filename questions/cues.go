@@ -108,35 +108,38 @@ func (c CueStats) FieldNameCue() bool {
 	return k > d*MaxFieldNameRatio && k-d > MinFieldNameGap
 }
 
-// Failures words each threshold this language exceeds, one line each.
-func (c CueStats) Failures() []string {
-	var out []string
+// Failures words each threshold this language exceeds, one message each.
+func (c CueStats) Failures() []Message {
+	var out []Message
+	lang := string(c.Lang)
 	if s := c.KeyLongestShare(); s > MaxKeyLongestShare {
-		out = append(out, fmt.Sprintf("%s: the key is strictly the longest option in %.0f%% of questions (%d of %d); at most %.0f%% may be: shorten keys or lengthen distractors",
-			c.Lang, 100*s, c.KeyLongest, c.Questions, 100*MaxKeyLongestShare))
+		out = append(out, Msg("check.cue_key_longest", "Lang", lang, "Percent", percent(s), "Count", c.KeyLongest,
+			"Total", c.Questions, "Max", percent(MaxKeyLongestShare)))
 	}
 	if c.KeyLengthExcess > MaxKeyLengthExcess {
-		out = append(out, fmt.Sprintf("%s: the key is on average %+.1f%% longer than the mean distractor; at most %+.0f%%",
-			c.Lang, 100*c.KeyLengthExcess, 100*MaxKeyLengthExcess))
+		out = append(out, Msg("check.cue_key_length", "Lang", lang, "Excess", fmt.Sprintf("%+.1f%%", 100*c.KeyLengthExcess),
+			"Max", fmt.Sprintf("%+.0f%%", 100*MaxKeyLengthExcess)))
 	}
 	if c.FieldNameCue() {
-		out = append(out, fmt.Sprintf("%s: %.0f%% of keys carry a field name (%s…) but only %.0f%% of distractors; name fields in distractors as often",
-			c.Lang, 100*c.KeyFieldShare(), strings.Join(FieldNames[:3], ", "), 100*c.DistractorFieldShare()))
+		out = append(out, Msg("check.cue_field_name", "Lang", lang, "Keys", percent(c.KeyFieldShare()),
+			"Fields", strings.Join(FieldNames[:3], ", "), "Distractors", percent(c.DistractorFieldShare())))
 	}
 	for _, d := range c.NearDuplicates {
-		out = append(out, fmt.Sprintf("%s: %s and %s are near-duplicates (stem and key overlap %.2f; keep it below %.2f): make one test something else",
-			c.Lang, d.A.ID, d.B.ID, d.Similarity, MaxStemSimilarity))
+		out = append(out, Msg("check.cue_near_duplicate", "Lang", lang, "A", d.A.ID, "B", d.B.ID,
+			"Similarity", fmt.Sprintf("%.2f", d.Similarity), "Max", fmt.Sprintf("%.2f", MaxStemSimilarity)))
 	}
 	for _, g := range c.TitleGiveaways {
-		out = append(out, fmt.Sprintf("%s: %s: the title names the key (%s are in the key and in no distractor, %.0f%% of the title's words); give it a neutral title that does not hint at any option",
-			c.Lang, g.Q.ID, strings.Join(g.Words, ", "), 100*g.Share))
+		out = append(out, Msg("check.cue_title", "Lang", lang, "ID", g.Q.ID, "Words", strings.Join(g.Words, ", "),
+			"Percent", percent(g.Share)))
 	}
 	for _, o := range c.OddOpenings {
-		out = append(out, fmt.Sprintf("%s: %s: every distractor opens with %q and the key does not, so it stands out; open one distractor like the key, or vary the openings",
-			c.Lang, o.Q.ID, o.Opening))
+		out = append(out, Msg("check.cue_opening", "Lang", lang, "ID", o.Q.ID, "Opening", quote(o.Opening)))
 	}
 	return out
 }
+
+// percent is a share as a whole percentage, "42%".
+func percent(share float64) string { return fmt.Sprintf("%.0f%%", 100*share) }
 
 func ratio(a, b int) float64 {
 	if b == 0 {

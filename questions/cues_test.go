@@ -52,7 +52,7 @@ func TestCuesOnACuedBank(t *testing.T) {
 		if len(c.NearDuplicates) != 1 || c.NearDuplicates[0].A.ID != "q1" || c.NearDuplicates[0].B.ID != "q2" || !near(c.NearDuplicates[0].Similarity, 3.0/8) {
 			t.Errorf("%s: near-duplicates %+v", c.Lang, c.NearDuplicates)
 		}
-		got := c.Failures()
+		got := english(c.Failures())
 		want := []string{
 			string(c.Lang) + ": the key is strictly the longest option in 50% of questions (2 of 4); at most 30% may be: shorten keys or lengthen distractors",
 			string(c.Lang) + ": the key is on average +51.1% longer than the mean distractor; at most +5%",
@@ -70,7 +70,7 @@ func TestCuesOnACuedBank(t *testing.T) {
 func TestCuesOnACleanBank(t *testing.T) {
 	for _, c := range Cues(loadFixture(t, "clean")) {
 		if f := c.Failures(); len(f) > 0 {
-			t.Errorf("%s: a clean bank fails:\n%s", c.Lang, strings.Join(f, "\n"))
+			t.Errorf("%s: a clean bank fails:\n%s", c.Lang, strings.Join(english(f), "\n"))
 		}
 		if want := (4.0/5 - 1 + 13/(41.0/3) - 1 + 0 + 4.0/7 - 1) / 4; !near(c.KeyLengthExcess, want) {
 			t.Errorf("%s: key length excess %.6f, want %.6f", c.Lang, c.KeyLengthExcess, want)
@@ -154,7 +154,7 @@ func TestCueFailuresNameTheQuestion(t *testing.T) {
 		{"none", CueStats{Lang: examsim.Thai}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.stats.Failures()); diff != "" {
+			if diff := cmp.Diff(tc.want, english(tc.stats.Failures())); diff != "" {
 				t.Errorf("failures (-want +got):\n%s", diff)
 			}
 		})
@@ -170,7 +170,16 @@ func TestBankPassesTheCueCheck(t *testing.T) {
 	}
 	for _, c := range Cues(bank) {
 		if f := c.Failures(); len(f) > 0 {
-			t.Errorf("%s:\n%s", c.Lang, strings.Join(f, "\n"))
+			t.Errorf("%s:\n%s", c.Lang, strings.Join(english(f), "\n"))
 		}
 	}
+}
+
+// english is what `questions check` prints for each message.
+func english(ms []Message) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.String())
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/examsim/examsim"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -19,13 +20,29 @@ type file struct {
 	problems *Problems
 }
 
-func (f *file) addf(line int, format string, args ...any) {
-	*f.problems = append(*f.problems, Problem{Path: f.path, Line: line, Msg: fmt.Sprintf(format, args...)})
+// add records a problem at line: message key (check.* in i18n/locales)
+// with its data as alternating names and values.
+func (f *file) add(line int, key string, kv ...any) {
+	*f.problems = append(*f.problems, NewProblem(f.path, line, key, kv...))
 }
 
-// warnf records a warning about the file in warnings.
-func (f *file) warnf(warnings *Problems, line int, format string, args ...any) {
-	*warnings = append(*warnings, Problem{Path: f.path, Line: line, Msg: fmt.Sprintf(format, args...)})
+// addMsg records a problem at line saying m.
+func (f *file) addMsg(line int, m Message) { f.add(line, m.Key, m.KV()...) }
+
+// addErr records err at line: a checked error (*examsim.Error, such as a
+// pattern's) says its own message; any other is shown as it is.
+func (f *file) addErr(line int, err error) {
+	var e *examsim.Error
+	if errors.As(err, &e) {
+		f.addMsg(line, Message{Key: e.MessageID, Args: e.Args})
+		return
+	}
+	f.add(line, "check.error", "Err", err.Error())
+}
+
+// warn records a warning about the file in warnings.
+func (f *file) warn(warnings *Problems, line int, key string, kv ...any) {
+	*warnings = append(*warnings, NewProblem(f.path, line, key, kv...))
 }
 
 // markdownFile is a Markdown file split into its YAML front matter and body.
@@ -42,7 +59,7 @@ func splitFrontMatter(f *file, data []byte) (*markdownFile, bool) {
 	text := strings.ReplaceAll(string(bytes.TrimPrefix(data, []byte("\ufeff"))), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
-		f.addf(1, "the file must start with a --- line that opens the front matter")
+		f.add(1, "check.front_matter_start")
 		return nil, false
 	}
 	end := len(lines[0]) + 1 // the byte after line i-1
@@ -58,7 +75,7 @@ func splitFrontMatter(f *file, data []byte) (*markdownFile, bool) {
 		}
 		end += len(lines[i]) + 1
 	}
-	f.addf(1, "the front matter opened on line 1 is never closed: add a --- line after it")
+	f.add(1, "check.front_matter_open")
 	return nil, false
 }
 
@@ -217,18 +234,18 @@ func reportYAMLSyntax(f *file, data []byte, firstLine int, err error) {
 			}
 		}
 	}
-	f.addf(firstLine+max(line, 1)-1, "%s", msg)
+	f.add(firstLine+max(line, 1)-1, "check.yaml", "Detail", msg)
 }
 
 func reportYAMLError(f *file, err error, firstLine int) {
 	found := false
 	for _, m := range yamlLine.FindAllStringSubmatch(err.Error(), -1) {
 		n, _ := strconv.Atoi(m[1])
-		f.addf(firstLine+n-1, "%s", strings.TrimSpace(m[2]))
+		f.add(firstLine+n-1, "check.yaml", "Detail", strings.TrimSpace(m[2]))
 		found = true
 	}
 	if !found {
-		f.addf(firstLine, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		f.add(firstLine, "check.yaml", "Detail", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 }
 

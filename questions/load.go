@@ -37,7 +37,7 @@ func Load(fsys fs.FS, display string) (*Bank, Problems) {
 	bank := &Bank{byID: map[string]*Question{}, topicByID: map[string]*Topic{}}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		l.fileAt(".").addf(1, "cannot read the bank folder: %v", err)
+		l.fileAt(".").add(1, "check.read_folder", "Err", err.Error())
 		return nil, l.problems
 	}
 	for _, e := range entries {
@@ -52,7 +52,7 @@ func Load(fsys fs.FS, display string) (*Bank, Problems) {
 		bank.topicByID[topic.ID] = topic
 		for _, q := range l.loadQuestions(topic) {
 			if prev, dup := bank.byID[q.ID]; dup {
-				l.fileAt(path.Join(topic.ID, q.ID, "question.yaml")).addf(1, "question id %q is used twice (also in topic %s)", q.ID, prev.Topic)
+				l.fileAt(path.Join(topic.ID, q.ID, "question.yaml")).add(1, "check.id_twice", "ID", quote(q.ID), "Topic", prev.Topic)
 				continue
 			}
 			bank.byID[q.ID] = q
@@ -60,11 +60,11 @@ func Load(fsys fs.FS, display string) (*Bank, Problems) {
 		}
 	}
 	if n := withoutLessonSource(bank.Questions); n > 0 {
-		l.fileAt(".").warnf(&l.warnings, 1, "%d of %d questions have no source `lesson: <concept-id>` pointing at the lesson section that supports the key", n, len(bank.Questions))
+		l.fileAt(".").warn(&l.warnings, 1, "check.no_lesson_source", "N", n, "Total", len(bank.Questions))
 	}
 	bank.Warnings = l.warnings
 	if len(bank.Questions) == 0 && len(l.problems) == 0 {
-		l.fileAt(".").addf(1, "the bank has no questions: add <topic>/<question-id>/question.yaml (see questions/FORMAT.md)")
+		l.fileAt(".").add(1, "check.empty_bank")
 	}
 	sort.SliceStable(bank.Topics, func(i, j int) bool { return bank.Topics[i].Order < bank.Topics[j].Order })
 	order := map[string]int{}
@@ -123,7 +123,7 @@ func (l *loader) fileAt(rel string) *file {
 // read returns a language file's bytes, or reports it missing at the file
 // that needs it.
 func (l *loader) read(rel string, need *file, line int) ([]byte, bool) {
-	return l.readText(rel, need, line, fmt.Sprintf("%s is missing: every question and lesson needs all of en, vi, pl and th", path.Base(rel)))
+	return l.readText(rel, need, line, Msg("check.lang_missing", "File", path.Base(rel)))
 }
 
 // MaxFileBytes is the largest bank file the loader reads; the longest
@@ -135,22 +135,22 @@ const MaxFileBytes = 1 << 20
 // requires it), with missing as the message when it does not exist; bad
 // bytes are reported at their own line of the file itself. The file is
 // stat-ed first and opened only when regular, so a named pipe never blocks.
-func (l *loader) readText(rel string, need *file, line int, missing string) ([]byte, bool) {
+func (l *loader) readText(rel string, need *file, line int, missing Message) ([]byte, bool) {
 	info, err := fs.Stat(l.fsys, rel)
 	switch {
 	case err != nil:
-		need.addf(line, "%s", missing)
+		need.addMsg(line, missing)
 		return nil, false
 	case !info.Mode().IsRegular():
-		need.addf(line, "%s is not a regular file (a named pipe, device or socket): replace it with a UTF-8 text file", path.Base(rel))
+		need.add(line, "check.not_regular", "File", path.Base(rel))
 		return nil, false
 	case info.Size() > MaxFileBytes:
-		need.addf(line, "%s is %d bytes: a bank file may have at most %d; split the text", path.Base(rel), info.Size(), MaxFileBytes)
+		need.add(line, "check.file_too_large", "File", path.Base(rel), "Size", info.Size(), "Max", MaxFileBytes)
 		return nil, false
 	}
 	data, err := fs.ReadFile(l.fsys, rel)
 	if err != nil {
-		need.addf(line, "cannot read %s: %v", path.Base(rel), err)
+		need.add(line, "check.read_file", "File", path.Base(rel), "Err", err.Error())
 		return nil, false
 	}
 	return data, checkBytes(l.fileAt(rel), data)
@@ -167,13 +167,13 @@ func checkBytes(f *file, data []byte) bool {
 	for i, ln := range bytes.Split(data, []byte("\n")) {
 		ln = bytes.TrimSuffix(ln, []byte("\r"))
 		if !utf8.Valid(ln) {
-			f.addf(i+1, "the line is not valid UTF-8: save the file as UTF-8")
+			f.add(i+1, "check.not_utf8")
 			ok = false
 			continue
 		}
 		if j := bytes.IndexFunc(ln, func(r rune) bool { return (r < 0x20 && r != '\t') || r == 0x7f }); j >= 0 {
 			r, _ := utf8.DecodeRune(ln[j:])
-			f.addf(i+1, "the line holds the control character U+%04X: remove it", r)
+			f.add(i+1, "check.control_char", "Char", fmt.Sprintf("U+%04X", r))
 			ok = false
 		}
 	}
@@ -205,12 +205,12 @@ func plainText(data []byte) bool {
 func (l *loader) entryKind(rel string, e fs.DirEntry) (dir, ok bool) {
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
-		l.fileAt(rel).addf(1, "is a symbolic link: the bank does not follow links (go:embed would drop it); put the folder or file itself here instead")
+		l.fileAt(rel).add(1, "check.symlink")
 		return false, false
 	case t.IsDir():
 		return true, true
 	case !t.IsRegular():
-		l.fileAt(rel).addf(1, "is not a folder or a regular file (a named pipe, device or socket): remove it")
+		l.fileAt(rel).add(1, "check.not_file")
 		return false, false
 	}
 	return false, true
@@ -234,7 +234,7 @@ var objectivePattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+){2,}$`)
 func (l *loader) loadTopic(dir string) *Topic {
 	rel := path.Join(dir, "topic.yaml")
 	f := l.fileAt(rel)
-	data, ok := l.readText(rel, f, 1, "missing: every topic folder needs a topic.yaml with its id and concepts")
+	data, ok := l.readText(rel, f, 1, Msg("check.topic_yaml_missing"))
 	if !ok {
 		return nil
 	}
@@ -244,10 +244,10 @@ func (l *loader) loadTopic(dir string) *Topic {
 		return nil
 	}
 	if meta.ID != dir {
-		f.addf(lineOf(root, 1, 1, "id"), "id %q must equal the folder name %q", meta.ID, dir)
+		f.add(lineOf(root, 1, 1, "id"), "check.id_folder", "ID", quote(meta.ID), "Folder", quote(dir))
 	}
 	if len(meta.Concepts) == 0 {
-		f.addf(lineOf(root, 1, 1, "concepts"), "concepts: list at least one concept id")
+		f.add(lineOf(root, 1, 1, "concepts"), "check.topic_no_concepts")
 	}
 	seen := map[string]bool{}
 	for i, c := range meta.Concepts {
@@ -257,9 +257,9 @@ func (l *loader) loadTopic(dir string) *Topic {
 		}
 		switch {
 		case !idPattern.MatchString(c):
-			f.addf(line, "concept id %q must be lowercase words joined by hyphens", c)
+			f.add(line, "check.concept_id", "ID", quote(c))
 		case seen[c]:
-			f.addf(line, "concept id %q is listed twice", c)
+			f.add(line, "check.concept_twice", "ID", quote(c))
 		}
 		seen[c] = true
 	}
@@ -289,21 +289,21 @@ func (l *loader) checkObjectives(t *Topic, f *file, root *yaml.Node, meta *topic
 		}
 		switch {
 		case !objectivePattern.MatchString(o.ID):
-			f.addf(line, "objective id %q must be three or more numbers joined by dots, such as \"2.2.1\"", o.ID)
+			f.add(line, "check.objective_id", "ID", quote(o.ID))
 		case seenID[o.ID]:
-			f.addf(line, "objective %s is listed twice", o.ID)
+			f.add(line, "check.objective_twice", "ID", o.ID)
 		}
 		seenID[o.ID] = true
 		if len(o.Concepts) == 0 {
-			f.addf(line, "objective %s: list the concepts it covers under concepts:", o.ID)
+			f.add(line, "check.objective_no_concepts", "ID", o.ID)
 		}
 		for _, c := range o.Concepts {
 			cl := lineOf(item, 1, line, "concepts")
 			switch {
 			case !slices.Contains(t.Concepts, c):
-				f.addf(cl, "objective %s: concept %q is not in concepts:", o.ID, c)
+				f.add(cl, "check.objective_concept_unknown", "ID", o.ID, "Concept", quote(c))
 			case owner[c] != "":
-				f.addf(cl, "concept %q is in objectives %s and %s: every concept belongs to exactly one", c, owner[c], o.ID)
+				f.add(cl, "check.concept_two_objectives", "Concept", quote(c), "A", owner[c], "B", o.ID)
 			default:
 				owner[c] = o.ID
 			}
@@ -312,7 +312,7 @@ func (l *loader) checkObjectives(t *Topic, f *file, root *yaml.Node, meta *topic
 		if o.Weight != nil {
 			weight = *o.Weight
 			if weight < 1 {
-				f.addf(lineOf(item, 1, line, "weight"), "objective %s: weight %d must be a whole number of 1 or more (its share of a blueprint exam's questions)", o.ID, weight)
+				f.add(lineOf(item, 1, line, "weight"), "check.objective_weight", "ID", o.ID, "Weight", weight)
 			}
 		}
 		t.Objectives = append(t.Objectives, Objective{ID: o.ID, Concepts: o.Concepts, Weight: weight})
@@ -322,7 +322,7 @@ func (l *loader) checkObjectives(t *Topic, f *file, root *yaml.Node, meta *topic
 	}
 	for _, c := range t.Concepts {
 		if owner[c] == "" {
-			f.addf(lineOf(root, 1, 1, "objectives"), "concept %q is in no objective: once a topic has objectives, every concept belongs to one", c)
+			f.add(lineOf(root, 1, 1, "objectives"), "check.concept_no_objective", "Concept", quote(c))
 		}
 	}
 }
@@ -341,9 +341,9 @@ func (l *loader) checkRevisions(t *Topic) {
 		}
 		w := &file{path: path.Join(l.display, t.ID, "lesson."+string(lang)+".md"), problems: &l.warnings}
 		if ls.SourceRevision == 0 {
-			w.addf(ls.revisionLine, "no source_revision: record the lesson.en.md revision (%d) this translation was made from", en.Revision)
+			w.add(ls.revisionLine, "check.lesson_no_source_revision", "Revision", en.Revision)
 		} else {
-			w.addf(ls.revisionLine, "source_revision %d is below lesson.en.md's revision %d: the English changed since; re-sync this translation and raise source_revision", ls.SourceRevision, en.Revision)
+			w.add(ls.revisionLine, "check.lesson_stale", "SourceRevision", ls.SourceRevision, "Revision", en.Revision)
 		}
 	}
 }
@@ -374,46 +374,46 @@ func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesso
 		return nil
 	}
 	if strings.TrimSpace(meta.Title) == "" {
-		f.addf(lineOf(root, md.fmLine, 1, "title"), "title is empty: give the lesson a title")
+		f.add(lineOf(root, md.fmLine, 1, "title"), "check.lesson_title")
 	}
 	body := strings.Join(md.body, "\n")
 	for _, c := range t.Concepts {
 		if strings.TrimSpace(meta.Concepts[c]) == "" {
-			f.addf(lineOf(root, md.fmLine, 1, "concepts"), "concepts: give concept %q a display name", c)
+			f.add(lineOf(root, md.fmLine, 1, "concepts"), "check.lesson_concept_name", "Concept", quote(c))
 		}
 		if !strings.Contains(body, "{#"+c+"}") {
-			f.addf(md.bodyLine, "no heading is anchored to concept %q: end one with {#%s}", c, c)
+			f.add(md.bodyLine, "check.lesson_anchor", "Concept", quote(c), "ID", c)
 		}
 	}
 	for c := range meta.Concepts {
 		if !slices.Contains(t.Concepts, c) {
-			f.addf(lineOf(root, md.fmLine, 1, "concepts", c), "concept %q is not in topic.yaml", c)
+			f.add(lineOf(root, md.fmLine, 1, "concepts", c), "check.lesson_concept_unknown", "Concept", quote(c))
 		}
 	}
 	for _, o := range t.Objectives {
 		if strings.TrimSpace(meta.Objectives[o.ID]) == "" {
-			f.addf(lineOf(root, md.fmLine, 1, "objectives"), "objectives: give objective %s a display title", o.ID)
+			f.add(lineOf(root, md.fmLine, 1, "objectives"), "check.lesson_objective_title", "ID", o.ID)
 		}
 	}
 	for id := range meta.Objectives {
 		if !slices.ContainsFunc(t.Objectives, func(o Objective) bool { return o.ID == id }) {
-			f.addf(lineOf(root, md.fmLine, 1, "objectives", id), "objective %q is not in topic.yaml", id)
+			f.add(lineOf(root, md.fmLine, 1, "objectives", id), "check.lesson_objective_unknown", "ID", quote(id))
 		}
 	}
 	lesson := &Lesson{Title: meta.Title, Summary: meta.Summary, ConceptNames: meta.Concepts, ObjectiveNames: meta.Objectives,
 		Sections: sectionOrder(body, t.Concepts)}
 	if lang == examsim.English {
 		if meta.SourceRevision != nil {
-			f.addf(lineOf(root, md.fmLine, 1, "source_revision"), "source_revision is for translations: the English lesson has revision")
+			f.add(lineOf(root, md.fmLine, 1, "source_revision"), "check.lesson_source_revision_en")
 		}
 		if meta.Revision != nil {
 			if lesson.Revision = *meta.Revision; lesson.Revision < 1 {
-				f.addf(lineOf(root, md.fmLine, 1, "revision"), "revision %d must be a whole number from 1: raise it whenever the English changes", lesson.Revision)
+				f.add(lineOf(root, md.fmLine, 1, "revision"), "check.lesson_revision", "Revision", lesson.Revision)
 			}
 		}
 	} else {
 		if meta.Revision != nil {
-			f.addf(lineOf(root, md.fmLine, 1, "revision"), "revision is for lesson.en.md: a translation records the English revision it was made from as source_revision")
+			f.add(lineOf(root, md.fmLine, 1, "revision"), "check.lesson_revision_translation")
 		}
 		if meta.SourceRevision != nil {
 			lesson.SourceRevision = *meta.SourceRevision
@@ -490,7 +490,7 @@ type questionYAML struct {
 func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 	rel := path.Join(t.ID, dir, "question.yaml")
 	f := l.fileAt(rel)
-	data, ok := l.readText(rel, f, 1, "missing: every question folder needs a question.yaml (see questions/FORMAT.md)")
+	data, ok := l.readText(rel, f, 1, Msg("check.question_yaml_missing"))
 	if !ok {
 		return nil
 	}
@@ -507,7 +507,7 @@ func (l *loader) loadQuestion(t *Topic, dir string) *Question {
 		Answer: meta.Answer, Texts: map[examsim.Lang]*Text{}}
 	letters := l.loadTexts(t, dir, f, rubric, q)
 	if letters != nil && !slices.Contains(letters, meta.Answer) {
-		f.addf(lines.of("answer"), "answer %q is not one of the options %s", meta.Answer, strings.Join(letters, ", "))
+		f.add(lines.of("answer"), "check.answer", "Answer", quote(meta.Answer), "Options", strings.Join(letters, ", "))
 	}
 	l.checkStrayFiles(t.ID, dir, f)
 	// A question with problems is still returned, with the languages that
@@ -530,21 +530,21 @@ func (y yamlLines) of(keys ...string) int { return lineOf(y.root, y.first, 1, ke
 // difficulty fit the folder it is in and its topic.
 func checkQuestionTags(f *file, lines yamlLines, t *Topic, dir string, meta *questionYAML) {
 	if meta.ID != dir {
-		f.addf(lines.of("id"), "id %q must equal the folder name %q", meta.ID, dir)
+		f.add(lines.of("id"), "check.id_folder", "ID", quote(meta.ID), "Folder", quote(dir))
 	}
 	if meta.Topic != t.ID {
-		f.addf(lines.of("topic"), "topic %q must equal the topic folder %q", meta.Topic, t.ID)
+		f.add(lines.of("topic"), "check.topic_folder", "Topic", quote(meta.Topic), "Folder", quote(t.ID))
 	}
 	if len(meta.Concepts) == 0 {
-		f.addf(lines.of("concepts"), "concepts: tag at least one concept of topic %s", t.ID)
+		f.add(lines.of("concepts"), "check.no_concepts", "Topic", t.ID)
 	}
 	for _, c := range meta.Concepts {
 		if !slices.Contains(t.Concepts, c) {
-			f.addf(lines.of("concepts"), "concept %q is not in %s/topic.yaml", c, t.ID)
+			f.add(lines.of("concepts"), "check.concept_unknown", "Concept", quote(c), "Topic", t.ID)
 		}
 	}
 	if !slices.Contains(Difficulties, Difficulty(meta.Difficulty)) {
-		f.addf(lines.of("difficulty"), "difficulty %q must be easy, medium or hard", meta.Difficulty)
+		f.add(lines.of("difficulty"), "check.difficulty", "Difficulty", quote(meta.Difficulty))
 	}
 }
 
@@ -570,10 +570,10 @@ func neutralConcepts(f *file, lines yamlLines, meta *questionYAML, seen map[stri
 		}
 		role := scoring.Role(c.Role)
 		if role.DefaultWeight() == 0 {
-			f.addf(cl, "rubric concept %q: role %q must be decisive, supporting or conclusion", c.ID, c.Role)
+			f.add(cl, "check.rubric_role", "ID", quote(c.ID), "Role", quote(c.Role))
 		}
 		if !idPattern.MatchString(c.ID) || seen[c.ID] {
-			f.addf(cl, "rubric concept id %q must be unique lowercase words joined by hyphens", c.ID)
+			f.add(cl, "check.rubric_concept_id", "ID", quote(c.ID))
 		}
 		seen[c.ID] = true
 		if role == scoring.Decisive {
@@ -583,13 +583,13 @@ func neutralConcepts(f *file, lines yamlLines, meta *questionYAML, seen map[stri
 		if c.Weight != nil {
 			w = *c.Weight
 			if w < 1 || w > MaxConceptWeight {
-				f.addf(wl, "rubric concept %q: weight %d must be a whole number from 1 to %d", c.ID, w, MaxConceptWeight)
+				f.add(wl, "check.rubric_weight", "ID", quote(c.ID), "Weight", w, "Max", MaxConceptWeight)
 			}
 		}
 		out = append(out, scoring.Concept{ID: c.ID, Role: role, Weight: w})
 	}
 	if decisive == 0 {
-		f.addf(lines.of("rubric"), "rubric: mark at least one concept role: decisive")
+		f.add(lines.of("rubric"), "check.rubric_no_decisive")
 	}
 	return out
 }
@@ -604,14 +604,14 @@ func neutralMisconceptions(f *file, lines yamlLines, meta *questionYAML, seen ma
 			pl = lineOf(n.Content[i], 1, ml, "penalty")
 		}
 		if !idPattern.MatchString(m.ID) || seen[m.ID] {
-			f.addf(ml, "rubric misconception id %q must be unique lowercase words joined by hyphens", m.ID)
+			f.add(ml, "check.rubric_misconception_id", "ID", quote(m.ID))
 		}
 		seen[m.ID] = true
 		p := scoring.DefaultPenalty
 		if m.Penalty != nil {
 			p = *m.Penalty
 			if p < 1 || p > MaxPenalty {
-				f.addf(pl, "rubric misconception %q: penalty %d must be a whole number from 1 to %d", m.ID, p, MaxPenalty)
+				f.add(pl, "check.rubric_penalty", "ID", quote(m.ID), "Penalty", p, "Max", MaxPenalty)
 			}
 		}
 		out = append(out, scoring.Misconception{ID: m.ID, Penalty: p})
@@ -636,8 +636,8 @@ func (l *loader) loadTexts(t *Topic, dir string, f *file, rubric scoring.Rubric,
 		case letters == nil:
 			letters, lettersFrom = txLetters, name
 		case !slices.Equal(letters, txLetters):
-			l.fileAt(path.Join(t.ID, dir, name)).addf(1, "options %s differ from %s in %s: every language needs the same option letters",
-				strings.Join(txLetters, ","), strings.Join(letters, ","), lettersFrom)
+			l.fileAt(path.Join(t.ID, dir, name)).add(1, "check.option_letters",
+				"Letters", strings.Join(txLetters, ","), "Other", strings.Join(letters, ","), "File", lettersFrom)
 		}
 	}
 	return letters
@@ -658,7 +658,7 @@ func (l *loader) checkStrayFiles(topic, dir string, f *file) {
 		}
 		lang := strings.TrimSuffix(name, ".md")
 		if _, ok := examsim.ParseLang(lang); !ok || lang == name {
-			f.addf(1, "unexpected file %s: a question folder holds question.yaml and en.md, vi.md, pl.md, th.md", name)
+			f.add(1, "check.unexpected_file", "File", name)
 		}
 	}
 }
@@ -703,7 +703,7 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 	}
 	lines := yamlLines{root: root, first: md.fmLine}
 	if strings.TrimSpace(tm.Title) == "" {
-		f.addf(lines.of("title"), "title is empty: give the question a short title")
+		f.add(lines.of("title"), "check.title")
 	}
 	rubric := localRubric(f, lines, lang, neutral, &tm)
 	checkUnknownRubricIDs(f, lines, neutral, &tm)
@@ -718,38 +718,39 @@ func localRubric(f *file, lines yamlLines, lang examsim.Lang, neutral scoring.Ru
 	for _, c := range neutral.Concepts {
 		lc, ok := tm.Rubric.Concepts[c.ID]
 		if !ok {
-			f.addf(lines.of("rubric"), "rubric concept %q from question.yaml has no hint and patterns here", c.ID)
+			f.add(lines.of("rubric"), "check.rubric_concept_missing", "ID", quote(c.ID))
 			continue
 		}
 		if strings.TrimSpace(lc.Hint) == "" {
-			f.addf(lines.of("rubric", "concepts", c.ID), "rubric concept %q needs a hint", c.ID)
+			f.add(lines.of("rubric", "concepts", c.ID), "check.rubric_hint", "ID", quote(c.ID))
 		}
 		c.Hint = lc.Hint
-		c.Patterns = compilePatterns(f, lines, lang, "concept", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
+		c.Patterns = compilePatterns(f, lines, lang, "check.rubric_concept_no_patterns", c.ID, lc.Patterns, "rubric", "concepts", c.ID)
 		rubric.Concepts = append(rubric.Concepts, c)
 	}
 	for _, m := range neutral.Misconceptions {
 		lm, ok := tm.Rubric.Misconceptions[m.ID]
 		if !ok {
-			f.addf(lines.of("rubric"), "rubric misconception %q from question.yaml has no why and patterns here", m.ID)
+			f.add(lines.of("rubric"), "check.rubric_misconception_missing", "ID", quote(m.ID))
 			continue
 		}
 		if strings.TrimSpace(lm.Why) == "" {
-			f.addf(lines.of("rubric", "misconceptions", m.ID), "rubric misconception %q needs a why", m.ID)
+			f.add(lines.of("rubric", "misconceptions", m.ID), "check.rubric_why", "ID", quote(m.ID))
 		}
 		m.Why = lm.Why
-		m.Patterns = compilePatterns(f, lines, lang, "misconception", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
+		m.Patterns = compilePatterns(f, lines, lang, "check.rubric_misconception_no_patterns", m.ID, lm.Patterns, "rubric", "misconceptions", m.ID)
 		rubric.Misconceptions = append(rubric.Misconceptions, m)
 	}
 	return rubric
 }
 
 // compilePatterns compiles the patterns of the rubric entry at keys,
-// reporting each that does not compile on its own line.
-func compilePatterns(f *file, lines yamlLines, lang examsim.Lang, kind, id string, sources []string, keys ...string) []*scoring.Pattern {
+// reporting each that does not compile on its own line; noPatterns is the
+// message key for an entry with none.
+func compilePatterns(f *file, lines yamlLines, lang examsim.Lang, noPatterns, id string, sources []string, keys ...string) []*scoring.Pattern {
 	var out []*scoring.Pattern
 	if len(sources) == 0 {
-		f.addf(lines.of(keys...), "rubric %s %q has no patterns in %s", kind, id, lang)
+		f.add(lines.of(keys...), noPatterns, "ID", quote(id), "Lang", string(lang))
 	}
 	seq := lookup(lines.root, append(keys, "patterns")...)
 	for i, src := range sources {
@@ -759,7 +760,7 @@ func compilePatterns(f *file, lines yamlLines, lang examsim.Lang, kind, id strin
 		}
 		p, err := scoring.CompilePattern(src)
 		if err != nil {
-			f.addf(pl, "%v", err)
+			f.addErr(pl, err)
 			continue
 		}
 		out = append(out, p)
@@ -772,12 +773,12 @@ func compilePatterns(f *file, lines yamlLines, lang examsim.Lang, kind, id strin
 func checkUnknownRubricIDs(f *file, lines yamlLines, neutral scoring.Rubric, tm *textYAML) {
 	for id := range tm.Rubric.Concepts {
 		if !slices.ContainsFunc(neutral.Concepts, func(c scoring.Concept) bool { return c.ID == id }) {
-			f.addf(lines.of("rubric", "concepts", id), "rubric concept %q is not in question.yaml", id)
+			f.add(lines.of("rubric", "concepts", id), "check.rubric_concept_unknown", "ID", quote(id))
 		}
 	}
 	for id := range tm.Rubric.Misconceptions {
 		if !slices.ContainsFunc(neutral.Misconceptions, func(m scoring.Misconception) bool { return m.ID == id }) {
-			f.addf(lines.of("rubric", "misconceptions", id), "rubric misconception %q is not in question.yaml", id)
+			f.add(lines.of("rubric", "misconceptions", id), "check.rubric_misconception_unknown", "ID", quote(id))
 		}
 	}
 }
@@ -792,13 +793,13 @@ func checkSources(f *file, lines yamlLines, t *Topic, sources []Source) {
 		}
 		switch {
 		case s.Lesson != "" && !slices.Contains(t.Concepts, s.Lesson):
-			f.addf(sl, "source %d: lesson %q is not a concept of %s/topic.yaml", i+1, s.Lesson, t.ID)
+			f.add(sl, "check.source_lesson", "N", i+1, "Lesson", quote(s.Lesson), "Topic", t.ID)
 		case s.Lesson != "" && s.URL != "":
-			f.addf(sl, "source %d: give lesson or url, not both; a lesson source links to /learn/%s#%s", i+1, t.ID, s.Lesson)
+			f.add(sl, "check.source_both", "N", i+1, "Topic", t.ID, "Lesson", s.Lesson)
 		case s.Lesson != "":
 			s.URL = "/learn/" + t.ID + "#" + s.Lesson
 		case strings.TrimSpace(s.Title) == "":
-			f.addf(sl, "source %d needs a title", i+1)
+			f.add(sl, "check.source_title", "N", i+1)
 		}
 	}
 }
@@ -843,7 +844,7 @@ func parseBody(f *file, md *markdownFile) (string, []rawOption) {
 		if m := optionHeading.FindStringSubmatch(ln); m != nil && !inFence {
 			want := string(rune('A' + len(options))) // #nosec G115 -- a count of headings in one file
 			if m[1] != want {
-				f.addf(lineNo, "option heading %q: expected ## %s (options are ## A, ## B, … in order)", m[1], want)
+				f.add(lineNo, "check.option_heading", "Heading", quote(m[1]), "Want", want)
 			}
 			// A copy: the letter outlives the file, which a substring would keep whole.
 			options = append(options, rawOption{letter: strings.Clone(m[1]), line: lineNo})
@@ -862,17 +863,17 @@ func parseBody(f *file, md *markdownFile) (string, []rawOption) {
 	}
 	stemText := strings.TrimSpace(strings.Join(stem, "\n"))
 	if stemText == "" {
-		f.addf(md.bodyLine, "the scenario is empty: write it before the first ## A")
+		f.add(md.bodyLine, "check.stem_empty")
 	}
 	if len(options) < 2 || len(options) > 6 {
-		f.addf(md.bodyLine, "found %d options: a question needs 2 to 6, as ## A, ## B, …", len(options))
+		f.add(md.bodyLine, "check.option_count", "Count", len(options))
 	}
 	for _, o := range options {
 		if strings.TrimSpace(strings.Join(o.text, "\n")) == "" {
-			f.addf(o.line, "option %s has no text", o.letter)
+			f.add(o.line, "check.option_text", "Letter", o.letter)
 		}
 		if strings.TrimSpace(strings.Join(o.explanation, "\n")) == "" {
-			f.addf(o.line, "option %s has no explanation: add lines starting with > after its text", o.letter)
+			f.add(o.line, "check.option_explanation", "Letter", o.letter)
 		}
 	}
 	return stemText, options

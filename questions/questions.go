@@ -215,7 +215,7 @@ func (b *Bank) Render() Problems {
 	var problems Problems
 	for _, r := range b.texts() {
 		if _, err := r.render(); err != nil {
-			problems = append(problems, Problem{Path: r.path, Line: r.line, Msg: fmt.Sprintf("cannot render the Markdown: %v", err)})
+			problems = append(problems, NewProblem(r.path, r.line, "check.markdown", "Err", err.Error()))
 		}
 	}
 	return problems
@@ -249,12 +249,14 @@ func (b *Bank) texts() []*rendered {
 type Problem struct {
 	Path string
 	Line int
-	Msg  string
+	Msg  string // the message in English, as `questions check` prints it
+	Message
 }
 
-func (p Problem) String() string {
-	return fmt.Sprintf("%s:%d: %s", p.Path, max(p.Line, 1), p.Msg)
-}
+func (p Problem) String() string { return p.Where() + ": " + p.Msg }
+
+// Where is the problem's path:line.
+func (p Problem) Where() string { return fmt.Sprintf("%s:%d", p.Path, max(p.Line, 1)) }
 
 // Problems is every problem found in a bank.
 type Problems []Problem

@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -134,7 +133,7 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 		switch {
 		case field == "{neg}" || field == "{!neg}":
 			if p.polarity != anyPolarity {
-				return nil, fmt.Errorf("pattern %q: only one {neg} or {!neg} is allowed", src)
+				return nil, examsim.E(examsim.EINVALID, "check.pattern_neg_twice", "Pattern", strconv.Quote(src))
 			}
 			p.polarity = needNegation
 			if field == "{!neg}" {
@@ -143,18 +142,19 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 		case strings.HasPrefix(field, "~"):
 			n, err := strconv.Atoi(field[1:])
 			if err != nil || n < 1 || n > 50 {
-				return nil, fmt.Errorf("pattern %q: window %q must be ~1 to ~50", src, field)
+				return nil, examsim.E(examsim.EINVALID, "check.pattern_window", "Pattern", strconv.Quote(src), "Window", strconv.Quote(field))
 			}
 			p.window = n * wordUnits
 		case strings.HasPrefix(field, "{"):
-			return nil, fmt.Errorf("pattern %q: unknown marker %q (use {neg} or {!neg})", src, field)
+			return nil, examsim.E(examsim.EINVALID, "check.pattern_marker", "Pattern", strconv.Quote(src), "Marker", strconv.Quote(field))
 		default:
 			slots++
 			var slot []term
 			for alt := range strings.SplitSeq(field, "|") {
 				t, err := parseTerm(alt, keep)
 				if err != nil {
-					return nil, fmt.Errorf("pattern %q: %v", src, err)
+					// The term's message names the pattern it is in.
+					return nil, examsim.E(err.Code, err.MessageID, "Pattern", strconv.Quote(src), "Alt", err.Args["Alt"])
 				}
 				if !keep {
 					continue
@@ -167,7 +167,7 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 		}
 	}
 	if slots == 0 {
-		return nil, fmt.Errorf("pattern %q has no words to match", src)
+		return nil, examsim.E(examsim.EINVALID, "check.pattern_no_words", "Pattern", strconv.Quote(src))
 	}
 	if keep {
 		p.addSynonyms()
@@ -175,18 +175,24 @@ func compilePattern(src string, keep bool) (*Pattern, error) {
 	return p, nil
 }
 
-func compileTerm(alt string) (term, error) { return parseTerm(alt, true) }
+func compileTerm(alt string) (term, error) {
+	t, err := parseTerm(alt, true)
+	if err != nil { // a nil *examsim.Error is not a nil error
+		return t, err
+	}
+	return t, nil
+}
 
 // parseTerm parses one alternative; with keep false it only checks it and
 // returns a zero term, sparing the copy and the vocabulary look-ups.
-func parseTerm(alt string, keep bool) (term, error) {
+func parseTerm(alt string, keep bool) (term, *examsim.Error) {
 	if alt == "" {
-		return term{}, fmt.Errorf("empty alternative (two | in a row, or | at an end)")
+		return term{}, examsim.E(examsim.EINVALID, "check.pattern_empty_alt")
 	}
 	prefix := strings.HasSuffix(alt, "*")
 	body := strings.TrimSuffix(alt, "*")
 	if strings.ContainsAny(body, "*|{}~\"") {
-		return term{}, fmt.Errorf("%q: * may only end a word, and {} ~ \" are not part of words", alt)
+		return term{}, examsim.E(examsim.EINVALID, "check.pattern_bad_char", "Alt", strconv.Quote(alt))
 	}
 	if !keep && plainWord(body) {
 		return term{}, nil // what tokenize would accept; a bank's load checks thousands
@@ -196,11 +202,11 @@ func parseTerm(alt string, keep bool) (term, error) {
 	var scratch [8]token
 	toks := tokenize(scratch[:0], body)
 	if len(toks) == 0 {
-		return term{}, fmt.Errorf("%q has no letters or digits", alt)
+		return term{}, examsim.E(examsim.EINVALID, "check.pattern_no_letters", "Alt", strconv.Quote(alt))
 	}
 	for i := 1; i < len(toks); i++ {
 		if toks[i].pos-toks[i-1].pos >= sentenceBreak {
-			return term{}, fmt.Errorf("%q crosses a sentence end", alt)
+			return term{}, examsim.E(examsim.EINVALID, "check.pattern_sentence", "Alt", strconv.Quote(alt))
 		}
 	}
 	if !keep {

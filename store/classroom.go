@@ -213,25 +213,59 @@ func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int
 }
 
 func (s *ClassroomService) UpdateRunState(ctx context.Context, run *examsim.ClassRun) error {
-	if run.Epoch == 0 {
-		_, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
+	return s.underLease(ctx, run.ID, run.Epoch, func(q execQuerier) error {
+		_, err := q.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
 		locked = ?, ended_at = ? WHERE id = ?`,
 			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID)
 		return dbError(err)
+	})
+}
+
+// execQuerier is what a write needs of a database or a transaction.
+type execQuerier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// underLease is the one fencing rule for a room's writes other than
+// answers (its state, joins, kicks, languages): write runs in a
+// transaction that holds the room's lease at epoch, and is refused with
+// fencedError once the lease has moved on, so an owner that lost the room
+// cannot change what its successor has already read. Epoch 0 (one
+// instance) writes unfenced.
+func (s *ClassroomService) underLease(ctx context.Context, runID, epoch int64, write func(q execQuerier) error) error {
+	if epoch == 0 {
+		return write(s.db.db)
 	}
-	// Fenced: written only while the lease is still at the writer's epoch.
-	// FOR SHARE holds a takeover's claim until this commits, so the new
-	// owner reads the room after it, never before and then overwritten.
-	res, err := s.db.db.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
-		locked = ?, ended_at = ? WHERE id = ? AND EXISTS (SELECT 1 FROM room_leases WHERE run_id = ? AND epoch = ? FOR SHARE)`,
-		string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID, run.ID, run.Epoch)
+	tx, err := s.db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return dbError(err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fencedError(run.ID, run.Epoch)
+	defer tx.Rollback()
+	held, err := leaseHeld(ctx, tx, runID, epoch)
+	if err != nil {
+		return dbError(err)
 	}
-	return nil
+	if !held {
+		return fencedError(runID, epoch)
+	}
+	if err := write(tx); err != nil {
+		return err
+	}
+	return dbError(tx.Commit())
+}
+
+// leaseHeld reports whether the room's lease is still at epoch, and locks
+// it for tx: FOR SHARE holds a takeover's claim until tx ends, so the new
+// owner reads the room after this write, never before it and then
+// overwritten.
+func leaseHeld(ctx context.Context, tx *sql.Tx, runID, epoch int64) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM room_leases WHERE run_id = ? AND epoch = ? FOR SHARE`, runID, epoch).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // fencedError refuses a write by an instance that no longer owns the room.
@@ -241,7 +275,8 @@ func fencedError(runID, epoch int64) error {
 }
 
 // fenceAnswers locks the leases the batch is written under, for the
-// transaction, and says which answers' epochs are no longer their room's.
+// transaction, and says which answers' epochs are no longer their room's:
+// underLease's rule, per answer, so one late answer does not fail a batch.
 func fenceAnswers(ctx context.Context, tx *sql.Tx, answers []*examsim.ClassAnswer) (map[[2]int64]bool, error) {
 	stale := map[[2]int64]bool{}
 	seen := map[[2]int64]bool{}
@@ -251,15 +286,11 @@ func fenceAnswers(ctx context.Context, tx *sql.Tx, answers []*examsim.ClassAnswe
 			continue
 		}
 		seen[k] = true
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM room_leases WHERE run_id = ? AND epoch = ? FOR SHARE`, a.RunID, a.Epoch).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			stale[k] = true
-			continue
-		}
+		held, err := leaseHeld(ctx, tx, a.RunID, a.Epoch)
 		if err != nil {
 			return nil, err
 		}
+		stale[k] = !held
 	}
 	return stale, nil
 }
@@ -270,16 +301,15 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 	if p.LearnerID != 0 {
 		learner = p.LearnerID
 	}
-	err := s.db.db.QueryRowContext(ctx, `INSERT INTO class_players
+	return s.underLease(ctx, p.RunID, p.Epoch, func(q execQuerier) error {
+		err := q.QueryRowContext(ctx, `INSERT INTO class_players
 		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		p.RunID, p.Nickname, namekey.Of(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt)).Scan(&p.ID)
-	if isUnique(err) {
-		return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
-	}
-	if err != nil {
+			p.RunID, p.Nickname, namekey.Of(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt)).Scan(&p.ID)
+		if isUnique(err) {
+			return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
+		}
 		return dbError(err)
-	}
-	return nil
+	})
 }
 
 func (s *ClassroomService) ListPlayers(ctx context.Context, runID int64) ([]*examsim.Player, error) {
@@ -304,19 +334,20 @@ func (s *ClassroomService) ListPlayers(ctx context.Context, runID int64) ([]*exa
 	return out, dbError(rows.Err())
 }
 
-func (s *ClassroomService) KickPlayer(ctx context.Context, runID, playerID int64) error {
-	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET kicked = 1 WHERE id = ? AND session_id = ?`, playerID, runID)
-	if err != nil {
-		return dbError(err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return examsim.E(examsim.ENOTFOUND, "class.error_player_not_found")
-	}
-	return nil
+func (s *ClassroomService) KickPlayer(ctx context.Context, runID, epoch, playerID int64) error {
+	return s.underLease(ctx, runID, epoch, func(q execQuerier) error {
+		return playerChanged(q.ExecContext(ctx, `UPDATE class_players SET kicked = 1 WHERE id = ? AND session_id = ?`, playerID, runID))
+	})
 }
 
-func (s *ClassroomService) SetPlayerLang(ctx context.Context, runID, playerID int64, lang examsim.Lang) error {
-	res, err := s.db.db.ExecContext(ctx, `UPDATE class_players SET lang = ? WHERE id = ? AND session_id = ?`, string(lang), playerID, runID)
+func (s *ClassroomService) SetPlayerLang(ctx context.Context, runID, epoch, playerID int64, lang examsim.Lang) error {
+	return s.underLease(ctx, runID, epoch, func(q execQuerier) error {
+		return playerChanged(q.ExecContext(ctx, `UPDATE class_players SET lang = ? WHERE id = ? AND session_id = ?`, string(lang), playerID, runID))
+	})
+}
+
+// playerChanged says whether an update of one player's row found it.
+func playerChanged(res sql.Result, err error) error {
 	if err != nil {
 		return dbError(err)
 	}
@@ -436,13 +467,13 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 }
 
 func (s *ClassroomService) ListAnswers(ctx context.Context, runID int64) ([]*examsim.ClassAnswer, error) {
-	return s.queryAnswers(ctx, `session_id = ? ORDER BY question_index, id`, runID)
+	return s.queryAnswers(ctx, `c.session_id = ? ORDER BY c.question_index, c.id`, runID)
 }
 
 // ListPendingAnswers returns every class answer whose score is pending, for
 // `examsim rescore`.
 func (s *ClassroomService) ListPendingAnswers(ctx context.Context) ([]*examsim.ClassAnswer, error) {
-	return s.queryAnswers(ctx, `pending = 1 ORDER BY id`)
+	return s.queryAnswers(ctx, `c.pending = 1 ORDER BY c.id`)
 }
 
 // UpdateAnswerScore stores a class answer's new automatic verdict and points.
@@ -456,13 +487,13 @@ func (s *ClassroomService) UpdateAnswerScore(ctx context.Context, a *examsim.Cla
 	return dbError(err)
 }
 
-// queryAnswers returns the class answers matching where, a condition with
-// its ORDER BY.
+// queryAnswers returns the class answers matching where, a condition on
+// class_answers c with its ORDER BY, each with its teacher's regrade.
 func (s *ClassroomService) queryAnswers(ctx context.Context, where string, args ...any) ([]*examsim.ClassAnswer, error) {
 	// #nosec G202 -- where is one of this file's constants.
-	rows, err := s.db.db.QueryContext(ctx, `SELECT id, session_id, player_id, question_index, question_id, lang, choice, correct,
-		explanation, band, concepts, misconceptions, rubric_version, elapsed_ms, points, created_at, `+wholeVerdictColumns("")+`
-		FROM class_answers WHERE `+where, args...)
+	rows, err := s.db.db.QueryContext(ctx, `SELECT c.id, c.session_id, c.player_id, c.question_index, c.question_id, c.lang, c.choice, c.correct,
+		c.explanation, c.band, c.concepts, c.misconceptions, c.rubric_version, c.elapsed_ms, c.points, c.created_at, `+wholeVerdictColumns("c.")+`, `+gradeColumns+`
+		FROM class_answers c LEFT JOIN human_grades g ON g.class_answer_id = c.id WHERE `+where, args...)
 	if err != nil {
 		return nil, dbError(err)
 	}
@@ -473,12 +504,15 @@ func (s *ClassroomService) queryAnswers(ctx context.Context, where string, args 
 		var lang, concepts, miscon string
 		var created sql.NullString
 		var w wholeVerdict
-		if err := rows.Scan(append([]any{&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
+		var g gradeScan
+		dest := append([]any{&a.ID, &a.RunID, &a.PlayerID, &a.QuestionIndex, &a.QuestionID, &lang, &a.Choice, &a.Correct,
 			&a.Explanation, &a.Band, &concepts, &miscon, &a.RubricVersion, &a.ElapsedMS, &a.Points,
-			&created}, w.dest()...)...); err != nil {
+			&created}, w.dest()...)
+		if err := rows.Scan(append(dest, g.dest()...)...); err != nil {
 			return nil, dbError(err)
 		}
 		w.into(&a.Verdict)
+		a.Human = g.grade(examsim.Target{Kind: examsim.TargetClassAnswer, ID: a.ID})
 		a.Lang = examsim.Lang(lang)
 		// Lists this package wrote as JSON: a damaged one reads as empty.
 		_ = json.Unmarshal([]byte(concepts), &a.Concepts)

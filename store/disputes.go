@@ -22,7 +22,7 @@ func NewDisputeService(db *DB) *DisputeService { return &DisputeService{db: db} 
 var _ examsim.DisputeService = (*DisputeService)(nil)
 
 // gradeColumns are a human_grades row joined as g, NULL when there is none.
-const gradeColumns = `g.band, g.concepts, g.grader_id, g.graded_at`
+const gradeColumns = `g.band, g.concepts, g.grader_id, g.graded_at, g.note`
 
 // gradeScan receives gradeColumns.
 type gradeScan struct {
@@ -30,16 +30,18 @@ type gradeScan struct {
 	concepts sql.NullString
 	grader   sql.NullInt64
 	gradedAt sql.NullString
+	note     sql.NullString
 }
 
-func (g *gradeScan) dest() []any { return []any{&g.band, &g.concepts, &g.grader, &g.gradedAt} }
+func (g *gradeScan) dest() []any { return []any{&g.band, &g.concepts, &g.grader, &g.gradedAt, &g.note} }
 
 // grade returns the scanned regrade of t, or nil when there was none.
 func (g *gradeScan) grade(t examsim.Target) *examsim.HumanGrade {
 	if !g.band.Valid {
 		return nil
 	}
-	h := &examsim.HumanGrade{Target: t, Band: int(g.band.Int64), GraderID: g.grader.Int64, GradedAt: parseNullTime(g.gradedAt)}
+	h := &examsim.HumanGrade{Target: t, Band: int(g.band.Int64), GraderID: g.grader.Int64, GradedAt: parseNullTime(g.gradedAt),
+		Note: g.note.String}
 	// A list this package wrote as JSON: a damaged one reads as empty.
 	_ = json.Unmarshal([]byte(g.concepts.String), &h.Concepts)
 	return h
@@ -121,6 +123,9 @@ func (s *DisputeService) Regrade(ctx context.Context, g *examsim.HumanGrade) err
 	if err := examsim.CheckBand(g.Band); err != nil {
 		return err
 	}
+	if err := examsim.CheckTeacherNote(g.Note); err != nil {
+		return err
+	}
 	if g.GradedAt.IsZero() {
 		g.GradedAt = s.db.now()
 	}
@@ -146,10 +151,11 @@ func (s *DisputeService) Regrade(ctx context.Context, g *examsim.HumanGrade) err
 	concepts, _ := json.Marshal(jsonslice.NonNil(g.Concepts))
 	grader := sql.NullInt64{Int64: g.GraderID, Valid: g.GraderID != 0}
 	// #nosec G202 -- col is one of two fixed column names, never input.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO human_grades (`+col+`, band, concepts, grader_id, graded_at) VALUES (?, ?, ?, ?, ?)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO human_grades (`+col+`, band, concepts, grader_id, graded_at, note) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (`+col+`) WHERE `+col+` IS NOT NULL DO UPDATE SET
-			band = excluded.band, concepts = excluded.concepts, grader_id = excluded.grader_id, graded_at = excluded.graded_at`,
-		g.Target.ID, g.Band, string(concepts), grader, formatTime(g.GradedAt)); err != nil {
+			band = excluded.band, concepts = excluded.concepts, grader_id = excluded.grader_id, graded_at = excluded.graded_at,
+			note = excluded.note`,
+		g.Target.ID, g.Band, string(concepts), grader, formatTime(g.GradedAt), g.Note); err != nil {
 		return dbError(err)
 	}
 	// #nosec G202 -- col is one of two fixed column names, never input.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/store"
 )
@@ -360,5 +362,55 @@ func testFlagsFollowAMergeAndGoWithTheLearner(t *testing.T, open opener) {
 		if n := db.CountRows(t, table); n != 0 {
 			t.Errorf("%d rows left in %s after deleting the learner", n, table)
 		}
+	}
+}
+
+func TestRegradeKeepsTheTeachersNote(t *testing.T) { eachDialect(t, testRegradeKeepsTheTeachersNote) }
+
+// testRegradeKeepsTheTeachersNote: the note written with a regrade comes
+// back with the attempt, in the history list, with an exam's item and in
+// the grading queue; a second regrade replaces it; one over the limit is
+// refused and the earlier note stays.
+func testRegradeKeepsTheTeachersNote(t *testing.T, open opener) {
+	ctx := context.Background()
+	w := newDisputeWorld(t, open)
+	a := w.studentAttempt
+	note := "Bạn đã nêu đúng lỗi validation — <b>không</b> cần retry. 🙂"
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: 2, GraderID: w.teacher, Note: note}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.attempts.FindAttempt(ctx, a.ID)
+	if err != nil || got.Human == nil {
+		t.Fatalf("after the regrade: %+v, %v", got, err)
+	}
+	list, _ := w.attempts.ListAttempts(ctx, w.student, 10)
+	var listed string
+	for _, l := range list {
+		if l.ID == a.ID && l.Human != nil {
+			listed = l.Human.Note
+		}
+	}
+	queued, err := w.ds.FindGradable(ctx, attemptTarget(a), examsim.GradingScope{All: true})
+	if err != nil || queued.Human == nil {
+		t.Fatalf("the grading queue's copy: %+v, %v", queued, err)
+	}
+	if diff := cmp.Diff([]string{note, note, note}, []string{got.Human.Note, listed, queued.Human.Note}); diff != "" {
+		t.Errorf("the note read back (attempt, history, queue) (-want +got):\n%s", diff)
+	}
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: 3, GraderID: w.teacher}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := w.attempts.FindAttempt(ctx, a.ID); again.Human.Note != "" {
+		t.Errorf("a regrade without a note kept the old one: %q", again.Human.Note)
+	}
+	long := strings.Repeat("ă", examsim.MaxTeacherNote+1)
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: 1, Note: long}); examsim.ErrorCode(err) != examsim.ETOOLARGE {
+		t.Errorf("a note of %d characters: %v, want ETOOLARGE", examsim.MaxTeacherNote+1, err)
+	}
+	if again, _ := w.attempts.FindAttempt(ctx, a.ID); again.EffectiveBand() != 3 {
+		t.Errorf("a refused regrade changed the band to %d", again.EffectiveBand())
+	}
+	if err := w.ds.Regrade(ctx, &examsim.HumanGrade{Target: attemptTarget(a), Band: 1, Note: long[:2*examsim.MaxTeacherNote]}); err != nil {
+		t.Errorf("a note of exactly %d characters: %v", examsim.MaxTeacherNote, err)
 	}
 }

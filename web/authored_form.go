@@ -35,9 +35,9 @@ type editorForm struct {
 	Rules   []ruleField
 	Samples []sampleField
 
-	Errors    map[string][]string // editor field (exchange.Field*) -> problems, in English as the checker gives them
+	Errors    map[string][]string // editor field (exchange.Field*) -> problems, in the UI language
 	General   []string            // problems that belong to no field, translated
-	Elsewhere []string            // problems in the question's other languages: listed, not blocking
+	Elsewhere []string            // problems in the question's other languages, translated: listed, not blocking
 	SelfCheck []questions.SelfCheck
 	Checked   bool // the self-consistency check ran
 	Drafted   bool // the rubric rows were just drafted from the question
@@ -300,6 +300,9 @@ func authoredTitle(ctx context.Context, q *examsim.AuthoredQuestion) string {
 func importNote(ctx context.Context, n exchange.Note) string {
 	var kv []any
 	for k, v := range n.Args {
+		if p, ok := v.(questions.Problem); ok { // a bank check's problem: said in the page's language too
+			v = page(ctx).problem(p)
+		}
 		kv = append(kv, k, v)
 	}
 	return t(ctx, "import."+n.ID, kv...)

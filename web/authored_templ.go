@@ -3631,9 +3631,9 @@ func AuthoredPreviewPage(v previewView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var214 string
-					templ_7745c5c3_Var214, templ_7745c5c3_Err = templ.JoinStringErrs(p.String())
+					templ_7745c5c3_Var214, templ_7745c5c3_Err = templ.JoinStringErrs(problemText(ctx, p))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/authored.templ`, Line: 395, Col: 28}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/authored.templ`, Line: 395, Col: 37}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var214))
 					if templ_7745c5c3_Err != nil {

@@ -382,3 +382,84 @@ func TestAuthoredQuestionInALiveQuiz(t *testing.T) {
 		t.Errorf("item statistics of the teacher's question: facility %q, want 100%% (n = 1)", f)
 	}
 }
+
+// TestAuthoredQuestionRegradedFromTheQueue: a student's explanation of a
+// teacher's question in a live class, scored unsure by the teacher's
+// rubric, waits in the teacher's grading queue under the question's own
+// title; the teacher regrades it, and the class results and their CSV
+// show the teacher's band.
+func TestAuthoredQuestionRegradedFromTheQueue(t *testing.T) {
+	a := newClassApp(t)
+	ines := a.account("ines", examsim.RoleInstructor)
+	ids := map[string]int64{}
+	for _, l := range mustAccounts(t, a) {
+		ids[l.Username] = l.ID
+	}
+	authoredQuestion(t, a.App, ids["ines"])
+	const qid, title = "locked-calendar", "authz-secret-question"
+	p := ines.post("/class/quizzes/new", "/class/quizzes", url.Values{"title": {"Mine"}, "seconds": {"60"},
+		"scoring": {"correctness"}, "explanations": {"optional"}, "action": {"save"},
+		"q": {qid, classQuestions[0]}, "order-" + qid: {"1"}, "order-" + classQuestions[0]: {"2"}})
+	m := quizLocation.FindStringSubmatch(p.header.Get("Location"))
+	if p.status != http.StatusSeeOther || m == nil {
+		t.Fatalf("saving the quiz: %d %s", p.status, p.text("[data-testid=form-error]"))
+	}
+	p = ines.post("/class/quizzes/"+m[1], "/class/quizzes/"+m[1]+"/sessions", url.Values{"mode": {"live"}})
+	room := strings.TrimSuffix(p.header.Get("Location"), "/host")
+	lena := a.join(ines.get(room+"/host").text("[data-testid=join-code]"), "Lena", "en")
+	control(t, ines, room, "start", -1)
+	// Right, and the decisive concept is there, but hedged: the rubric
+	// gives band 2 with confidence 0.40, under UnsureBelow.
+	if r := answer(t, lena, room, 0, "A", "They lack access to that calendar: only the user can get access, so the agent should tell them."); r.status != 200 {
+		t.Fatalf("answering the teacher's question: %d %s", r.status, r.body)
+	}
+	control(t, ines, room, "reveal", 0)
+	control(t, ines, room, "end", -1)
+
+	queue := ines.get("/class/grading?lang=en")
+	row := queue.doc.Find(`[data-testid=grading-row][data-kind=answer]`).FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return strings.Contains(s.Text(), "Lena")
+	})
+	if row.Length() != 1 {
+		t.Fatalf("Lena's explanation is not in the grading queue once (%d rows): %q", row.Length(), queue.text("main"))
+	}
+	if got := strings.TrimSpace(row.Find("[data-testid=grading-open]").Text()); got != title {
+		t.Errorf("the queue names the question %q, want the teacher's title %q", got, title)
+	}
+	if row.AttrOr("data-unsure", "") != "true" {
+		t.Errorf("the row is not marked unsure: the scorer's confidence changed, pick another explanation")
+	}
+	item := row.Find("[data-testid=grading-open]").AttrOr("href", "")
+	if page := ines.get(item + "?lang=en"); page.status != http.StatusOK || !strings.Contains(page.text("main"), title) {
+		t.Fatalf("the regrade page: %d %q", page.status, page.text("main"))
+	}
+	if p := ines.post(item, item, url.Values{"band": {"3"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("regrading: %d %s", p.status, p.text("[data-testid=form-error]"))
+	}
+	if n := ines.get("/class/grading?lang=en").doc.Find(`[a href="` + item + `"]`).Length(); n != 0 {
+		t.Errorf("the regraded explanation is still in the queue")
+	}
+
+	rows, err := csv.NewReader(strings.NewReader(ines.get(room + "/results.csv").body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		if len(r) > 11 && r[0] == "Lena" && r[3] == qid {
+			got = r
+		}
+	}
+	if got == nil || got[11] != "3" {
+		t.Errorf("the CSV row of the regraded explanation: %q (header %q), want band 3", got, rows[0])
+	}
+	results := ines.get(room + "/results?lang=en")
+	if results.status != http.StatusOK {
+		t.Fatalf("the results page: %d", results.status)
+	}
+	// The question's row: title, correct, answers, average band.
+	first := results.doc.Find("[data-testid=results-questions] [data-testid=question-row]").First().Find("td")
+	if first.Length() < 4 || !strings.Contains(first.Eq(0).Text(), title) || strings.TrimSpace(first.Eq(3).Text()) != "3.0" {
+		t.Errorf("the results row of the teacher's question: %q, want its average band 3.0", first.Text())
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web/webtest"
 )
@@ -386,7 +387,7 @@ func TestStudentStream(t *testing.T) {
 		t.Fatalf("stream: %v %v", resp, err)
 	}
 	defer resp.Body.Close()
-	events := webtest.ReadEvents(resp.Body)
+	events := loadgen.Events(resp.Body)
 	next := func(want, contains string) string {
 		t.Helper()
 		for ev := range events {

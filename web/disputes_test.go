@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/store"
@@ -220,5 +222,88 @@ func TestRegradeAClassAnswer(t *testing.T) {
 	}
 	if got := ines.get(path).text("[data-testid=already-regraded]"); !strings.Contains(got, "2") {
 		t.Errorf("the regrade page after saving: %q", got)
+	}
+}
+
+// TestTeachersNoteBesideTheRegradedBand: the teacher writes a note with a
+// regrade; one over the limit comes back in the teacher's language with
+// the band, ticks and note kept; the learner reads the note, escaped,
+// beside the regraded band on the attempt page, in /me's history and in the
+// exam's review, and the teacher finds it again on the regrade page.
+func TestTeachersNoteBesideTheRegradedBand(t *testing.T) {
+	a := newClassApp(t)
+	learner := newClient(t, a.Server)
+	learner.get("/?lang=vi")
+	attempt, attemptID := practise(t, learner, "malformed-order-id", "B", "Lỗi validation, không retry")
+	base := startExam(t, learner, url.Values{"count": {"1"}})
+	q1 := base + "/q/1"
+	if p := learner.post(q1, q1, url.Values{"choice": {"A"}, "explanation": {"Cần kiểm tra id, không retry"}, "go": {"review"}}); p.status != http.StatusSeeOther {
+		t.Fatalf("answer the exam: %d", p.status)
+	}
+	if p := learner.post(base+"/review", base+"/submit", url.Values{}); p.status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.status)
+	}
+	examAttempt := strings.TrimSuffix(strings.TrimPrefix(learner.get(base+"/results").doc.Find("[data-testid=item-flag-form]").AttrOr("action", ""), "/attempts/"), "/flag")
+	if examAttempt == "" {
+		t.Fatal("the exam review has no flag form to name its attempt")
+	}
+
+	admin := a.account("ada", examsim.RoleAdmin)
+	admin.get("/?lang=pl")
+	grading := "/class/grading/attempt/" + attemptID
+	form := admin.get(grading)
+	if form.doc.Find("textarea[name=note][data-testid=teacher-note-input]").Length() != 1 || form.doc.Find(`label[for=teacher-note]`).Text() == "" {
+		t.Fatal("the regrade page has no labelled note field")
+	}
+	tick := form.doc.Find("input[name=concept]").First().AttrOr("value", "")
+	long := strings.Repeat("ż", examsim.MaxTeacherNote+1)
+	p := admin.post(grading, grading, url.Values{"band": {"2"}, "concept": {tick}, "note": {long}})
+	if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.text("[data-testid=form-error]"), "Uwaga ma 1001 znaków; limit to 1000") ||
+		p.doc.Find("textarea[name=note]").Text() != long || p.doc.Find(`[data-testid=band-2]`).AttrOr("checked", "no") == "no" ||
+		p.doc.Find(`input[name=concept][value="`+tick+`"]`).AttrOr("checked", "no") == "no" {
+		t.Fatalf("an over-long note: %d %q, band, tick or note not kept", p.status, p.text("[data-testid=form-error]"))
+	}
+	note := `Đúng hướng: <script>alert("x")</script> & nhớ nêu "isRetryable".`
+	for _, id := range []string{attemptID, examAttempt} {
+		path := "/class/grading/attempt/" + id
+		if p := admin.post(path, path, url.Values{"band": {"3"}, "note": {"  " + note + "\n"}}); p.status != http.StatusSeeOther {
+			t.Fatalf("regrade %s: %d %s", id, p.status, p.text("[data-testid=form-error]"))
+		}
+	}
+	if got := admin.get(grading).doc.Find("textarea[name=note]").Text(); got != note {
+		t.Errorf("the regrade page shows the note as %q", got)
+	}
+
+	seen := map[string]string{}
+	pageAt := learner.get(attempt)
+	seen["attempt"] = pageAt.text("[data-testid=teacher-note] q")
+	meAt := learner.get("/me")
+	seen["history"] = meAt.text(`[data-testid=history-band][data-human=true] [data-testid=history-teacher-note] q`)
+	review := learner.get(base + "/results")
+	seen["exam review"] = review.text("[data-testid=item-teacher-note] q")
+	if diff := cmp.Diff(map[string]string{"attempt": note, "history": note, "exam review": note}, seen); diff != "" {
+		t.Errorf("the note as the learner reads it (-want +got):\n%s", diff)
+	}
+	var export struct {
+		Attempts []struct {
+			ID          int64  `json:"id"`
+			TeacherNote string `json:"teacher_note"`
+		}
+	}
+	if err := json.Unmarshal([]byte(learner.get("/me/history.json").body), &export); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range export.Attempts {
+		if want := map[bool]string{true: note}[strconv.FormatInt(at.ID, 10) == attemptID || strconv.FormatInt(at.ID, 10) == examAttempt]; at.TeacherNote != want {
+			t.Errorf("history.json: attempt %d's teacher_note is %q, want %q", at.ID, at.TeacherNote, want)
+		}
+	}
+	for where, p := range map[string]*page{"attempt": pageAt, "history": meAt, "exam review": review} {
+		if strings.Contains(p.body, `<script>alert("x")`) || !strings.Contains(p.body, "&lt;script&gt;") {
+			t.Errorf("%s: the note is not escaped", where)
+		}
+		if !strings.Contains(p.body, "Ghi chú của giáo viên:") {
+			t.Errorf("%s: the note is not introduced in Vietnamese", where)
+		}
 	}
 }

@@ -75,6 +75,11 @@ func (s *Server) optionLetters(id string) []string {
 	if !ok {
 		return nil
 	}
+	return ownLetters(q)
+}
+
+// ownLetters returns a question's own option letters, in its order.
+func ownLetters(q *questions.Question) []string {
 	tx := q.In(examsim.English) // letters are the same in every language
 	if tx == nil {
 		return nil

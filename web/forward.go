@@ -121,7 +121,7 @@ func (s *Server) forwardTo(c echo.Context, address string) error {
 func (s *Server) forwardVia(c echo.Context, p *httputil.ReverseProxy) error {
 	r := c.Request()
 	r.Header.Set(forwardHeader, s.signForward(s.clientAddr(r), s.schemeOf(r), s.now()))
-	s.metrics.forwarded.Inc()
+	s.metrics.Forwarded.Inc()
 	p.ServeHTTP(c.Response(), r)
 	return nil
 }

@@ -34,7 +34,7 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	}
 
 	if l := p.Learner; l == nil || l.Anonymous() {
-		if ok, wait := s.limiters().anonymousAnswers(s).take(s.clientKey(c.Request()), s.now()); !ok {
+		if ok, wait := s.limits.anonAnswers.Take(s.clientKey(c.Request()), s.now()); !ok {
 			retryAfter(c, wait)
 			form.Error = p.Catalog.T(p.Lang, "practice.error_rate_limited")
 			return Render(c, http.StatusTooManyRequests, QuestionPage(q, tx, form))

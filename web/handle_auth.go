@@ -26,7 +26,7 @@ func (s *Server) handleRegisterForm(c echo.Context) error {
 // with a new session.
 func (s *Server) handleRegister(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
-	if ok, wait := s.limiters().registration.take(s.clientKey(c.Request()), s.now()); !ok {
+	if ok, wait := s.limits.registration.Take(s.clientKey(c.Request()), s.now()); !ok {
 		return s.rateLimited(c, RegisterPage, form, "security.register_rate_limited", wait)
 	}
 	if l := pageOf(c).Learner; l != nil && !l.Anonymous() {
@@ -63,11 +63,11 @@ func (s *Server) handleLoginForm(c echo.Context) error {
 // so a guesser learns nothing.
 func (s *Server) handleLogin(c echo.Context) error {
 	form := authForm{Username: strings.TrimSpace(c.FormValue("username"))}
-	lim, now := s.limiters(), s.now()
+	lim, now := &s.limits, s.now()
 	client, account := s.clientKey(c.Request()), accountKey(form.Username)
-	ok, wait := lim.loginClient.allows(client, now)
+	ok, wait := lim.loginClient.Allows(client, now)
 	if ok {
-		ok, wait = lim.loginAccount.allows(account, now)
+		ok, wait = lim.loginAccount.Allows(account, now)
 	}
 	if !ok {
 		return s.rateLimited(c, LoginPage, form, "security.login_rate_limited", wait)
@@ -75,8 +75,8 @@ func (s *Server) handleLogin(c echo.Context) error {
 	l, err := s.Learners.Authenticate(c.Request().Context(), form.Username, c.FormValue("password"))
 	if err != nil {
 		if examsim.ErrorCode(err) == examsim.EUNAUTHORIZED {
-			lim.loginClient.charge(client, now)
-			lim.loginAccount.charge(account, now)
+			lim.loginClient.Charge(client, now)
+			lim.loginAccount.Charge(account, now)
 		}
 		return s.authFailed(c, LoginPage, form, err)
 	}

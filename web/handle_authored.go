@@ -156,7 +156,7 @@ func (s *Server) handleAuthoredEdit(c echo.Context) error {
 	f := editorFormOf(q, s.editorLang(c, q), samples)
 	f.Saved = c.QueryParam("saved") != ""
 	if f.Saved {
-		s.checkEditor(&f, q, samples)
+		s.checkEditor(pageOf(c), &f, q, samples)
 	}
 	return s.renderEditor(c, http.StatusOK, &f)
 }
@@ -195,10 +195,10 @@ func (s *Server) saveAuthored(c echo.Context, l *examsim.Learner, stored *examsi
 		draft := exchange.DraftRubric(q)
 		f.Rules = rulesOf(draft, f.Lang)
 		f.Drafted = true
-		s.checkEditor(&f, f.apply(stored), nil)
+		s.checkEditor(pageOf(c), &f, f.apply(stored), nil)
 		return s.renderEditor(c, http.StatusOK, &f)
 	case "score":
-		s.checkEditor(&f, q, nil)
+		s.checkEditor(pageOf(c), &f, q, nil)
 		return s.renderEditor(c, http.StatusOK, &f)
 	}
 	if f.New {
@@ -206,7 +206,7 @@ func (s *Server) saveAuthored(c echo.Context, l *examsim.Learner, stored *examsi
 			f.addError(exchange.FieldID, pageOf(c).Catalog.T(pageOf(c).Lang, "authored.error_id_taken", "ID", q.ID))
 		}
 	}
-	if blocking := s.checkEditor(&f, q, nil); blocking || len(f.Errors) > 0 {
+	if blocking := s.checkEditor(pageOf(c), &f, q, nil); blocking || len(f.Errors) > 0 {
 		return s.renderEditor(c, http.StatusUnprocessableEntity, &f)
 	}
 	var err error
@@ -247,18 +247,18 @@ func mergeSamples(stored []examsim.RubricSample, lang examsim.Lang, mine []exams
 // samples) and runs the self-consistency check. It reports whether a
 // problem blocks saving: one in question.yaml or in the language being
 // edited. Problems in another language are listed and do not block.
-func (s *Server) checkEditor(f *editorForm, q *examsim.AuthoredQuestion, samples []examsim.RubricSample) bool {
+func (s *Server) checkEditor(ui *Page, f *editorForm, q *examsim.AuthoredQuestion, samples []examsim.RubricSample) bool {
 	bankFS := s.bankFiles()
 	compiled, problems := exchange.Compile(bankFS, q)
 	blocking := false
 	for _, p := range problems {
 		lang := strings.TrimSuffix(p.Path, ".md")
 		if p.Path != "question.yaml" && lang != string(f.Lang) {
-			f.Elsewhere = append(f.Elsewhere, p.String())
+			f.Elsewhere = append(f.Elsewhere, ui.problem(p))
 			continue
 		}
 		blocking = true
-		f.addError(exchange.FieldOf(q, p), p.Msg)
+		f.addError(exchange.FieldOf(q, p), ui.message(p.Message))
 	}
 	if compiled == nil {
 		return true
@@ -284,6 +284,9 @@ func (s *Server) checkEditor(f *editorForm, q *examsim.AuthoredQuestion, samples
 		res, err := tx.Rubric.Score(sm.Text)
 		if err != nil {
 			sm.Error = err.Error()
+			if e := (*examsim.Error)(nil); errors.As(err, &e) {
+				sm.Error = ui.errorText(e)
+			}
 			continue
 		}
 		se := scoredExplanation{Lang: f.Lang, Explanation: sm.Text, Verdict: res.Verdict(q.Version)}

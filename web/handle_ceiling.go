@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/examsim/examsim/web/internal/sse"
 	"github.com/labstack/echo/v4"
 )
 
@@ -28,7 +29,7 @@ func (s *Server) handleCeiling(c echo.Context) error {
 // ceilingEvent is the one event the fan-out ceiling writes to every stream:
 // encoded once, about the size of a question's stage event to a phone, so
 // the ceiling sends no less than the room it is compared with.
-var ceilingEvent = sseEvent("ceiling", bytes.Repeat([]byte("x"), 4096))
+var ceilingEvent = sse.Event("ceiling", bytes.Repeat([]byte("x"), 4096))
 
 // fanoutRound is one fan-out of the ceiling: done closes when it fires, and
 // next (set before done closes) is the round after it. A stream walks the
@@ -73,8 +74,8 @@ func (s *Server) handleCeilingEvents(c echo.Context) error {
 	round := s.fanout.cur.Load()
 	s.fanout.streams.Add(1)
 	defer s.fanout.streams.Add(-1)
-	out := startSSE(c)
-	if out.retry(2000) != nil || out.event("ready", nil) != nil {
+	out := sse.Start(c)
+	if out.Retry(2000) != nil || out.Event("ready", nil) != nil {
 		return nil
 	}
 	tick := time.NewTicker(keepAlive)
@@ -83,11 +84,11 @@ func (s *Server) handleCeilingEvents(c echo.Context) error {
 		select {
 		case <-round.done:
 			round = round.next
-			if out.send(ceilingEvent) != nil {
+			if out.Send(ceilingEvent) != nil {
 				return nil
 			}
 		case <-tick.C:
-			if out.ping() != nil {
+			if out.Ping() != nil {
 				return nil
 			}
 		case <-ctx.Done():

@@ -1,17 +1,22 @@
 package web
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/skip2/go-qrcode"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/classroom"
+	"github.com/examsim/examsim/web/internal/sse"
+	"github.com/labstack/echo/v4/middleware"
 )
 
 // joinURL is the address students open, with the code filled in: the
@@ -135,3 +140,101 @@ func (s *Server) handleQR(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "private, max-age=3600")
 	return c.Blob(http.StatusOK, "image/png", png)
 }
+
+// hostEvery spaces the host's live updates: a burst of a thousand
+// answers becomes a few redraws a second, not a thousand.
+const hostEvery = 250 * time.Millisecond
+
+// handleHostEvents streams the host's screen: the stage when the phase
+// changes, and the live counts and the teacher's roster at most a few
+// times a second however fast answers arrive.
+func (s *Server) handleHostEvents(c echo.Context) error {
+	room, _, err := s.hostRoom(c)
+	if err != nil {
+		return err
+	}
+	if tok, ok := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string); ok {
+		pageOf(c).CSRF = tok // the host's forms arrive down the stream
+	}
+	ctx := c.Request().Context()
+	stream := room.Watch(0)
+	defer stream.Close()
+	out := sse.Start(c)
+	if err := out.Retry(2000); err != nil {
+		return nil
+	}
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	joinURL := s.joinURL(c, room.Run().Code)
+	reach := s.reachWarning(joinURL)
+	var sentStage string
+	var sentLive uint64
+	for {
+		if !s.awaitChange(ctx, out, stream, tick.C) {
+			return nil
+		}
+		snap := room.Snapshot()
+		now := s.now()
+		v := hostView{Snap: snap, JoinURL: joinURL, Reach: reach, Now: now}
+		chunks := [][]byte{clockEvent(now)}
+		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Run.Locked, snap.Run.EndedAt.IsZero(), snap.AutoReveal)
+		if stageKey != sentStage {
+			html, err := renderFor(ctx, pageOf(c), HostStage(v))
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, sse.Event("stage", html))
+			sentStage = stageKey
+		}
+		if snap.Live != sentLive {
+			html, err := renderFor(ctx, pageOf(c), HostLive(v))
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, sse.Event("live", html))
+			if html, err = renderFor(ctx, pageOf(c), HostRoster(v)); err != nil {
+				return err
+			}
+			chunks = append(chunks, sse.Event("roster", html))
+			sentLive = snap.Live
+		}
+		if out.Send(chunks...) != nil {
+			return nil
+		}
+		select {
+		case <-time.After(hostEvery):
+		case <-stream.Ended():
+			_ = out.Send(endedEvent(stream.Reason())) // the stream ends either way
+			return nil
+		case <-ctx.Done():
+			return nil
+		case <-s.Classroom.Done():
+			_ = out.Send(retryHint()) // best effort: the client may be gone
+			return nil
+		}
+	}
+}
+
+// hostView is what the host's screen shows.
+type hostView struct {
+	Snap    *classroom.Snapshot
+	JoinURL string
+	Now     time.Time
+	// Preview is a bank question shown as the projector would show it,
+	// outside any room: no event stream, nothing to control.
+	Preview bool
+	// Reach, when set, warns that phones cannot open JoinURL.
+	Reach *reachView
+}
+
+// reachView is the warning on the presenter screen when the join URL is
+// on a loopback address: ListenOnly when the server listens on loopback
+// only (it must be restarted on the LAN), URLs the machine's LAN addresses
+// with the port to open instead.
+type reachView struct {
+	ListenOnly bool
+	Port       string
+	URLs       []string
+}
+
+func (v hostView) id() int64 { return v.Snap.Run.ID }

@@ -59,12 +59,12 @@ func (s *Server) handleJoin(c echo.Context) error {
 	// Every join counts against the client, and so does every wrong code,
 	// charged once the code turns out wrong: a room of students joining at
 	// once from one school address must not be refused for each other.
-	lim, now, client := s.limiters(), s.now(), s.clientKey(c.Request())
-	if ok, wait := lim.joinClient.take(client, now); !ok {
+	lim, now, client := &s.limits, s.now(), s.clientKey(c.Request())
+	if ok, wait := lim.joinClient.Take(client, now); !ok {
 		form.Error = p.Catalog.N(p.Lang, "security.join_rate_limited", retryAfter(c, wait))
 		return Render(c, http.StatusTooManyRequests, JoinPage(form))
 	}
-	if ok, wait := lim.joinFailures.allows(client, now); !ok {
+	if ok, wait := lim.joinFailures.Allows(client, now); !ok {
 		retryAfter(c, wait)
 		return fail(examsim.E(examsim.ERATELIMIT, "join.error_rate_limited"))
 	}
@@ -73,13 +73,13 @@ func (s *Server) handleJoin(c echo.Context) error {
 	var problems []error
 	var room *classroom.Room
 	if !joinCode.MatchString(form.Code) {
-		lim.joinFailures.take(client, now)
+		lim.joinFailures.Take(client, now)
 		problems = append(problems, examsim.E(examsim.EINVALID, "join.error_bad_code"))
 	} else if r, err := s.Classroom.RoomByCode(c.Request().Context(), form.Code); err != nil {
 		if examsim.ErrorCode(err) != examsim.ENOTFOUND {
 			return fail(err)
 		}
-		lim.joinFailures.take(client, now) // a wrong code; anything else is not the code's fault
+		lim.joinFailures.Take(client, now) // a wrong code; anything else is not the code's fault
 		problems = append(problems, err)
 	} else {
 		room = r
@@ -110,4 +110,16 @@ func (s *Server) handleJoin(c echo.Context) error {
 	s.setCookie(c, roomCookie(room.ID), token, roomPath(room.ID), maxAge)
 	s.setLangCookie(c, player.Lang)
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/play"))
+}
+
+// joinForm is the join form, kept across a failed submit.
+type joinForm struct {
+	Code     string
+	Nickname string
+	Lang     examsim.Lang
+	Error    string // already translated
+	// Errors are the form's other problems, each already translated: a
+	// wrong code and a bad nickname are reported together.
+	Errors []string
+	Kicked bool
 }

@@ -270,3 +270,49 @@ func (s *Server) startRun(c echo.Context, q *examsim.Quiz, mode examsim.RunMode)
 	}
 	return c.Redirect(http.StatusSeeOther, roomURL(room.ID, "/host"))
 }
+
+// quizForm is the quiz builder's form, kept across filtering and errors.
+type quizForm struct {
+	ID      int64
+	Title   string
+	Picked  []string // in asking order
+	Seconds int
+	// AutoSeconds sets Seconds on save from the reading time of the
+	// longest picked question (examsim.ReadingSeconds).
+	AutoSeconds                bool
+	Scoring                    string
+	Leaderboard                bool
+	Explanations               string
+	Topic, Concept, Difficulty string // the bank filter
+	Error                      string
+	Saved                      bool
+}
+
+type builderView struct {
+	Form   quizForm
+	Topics []*questions.Topic
+	Rows   []*questions.Question // picked first, in order, then the filtered rest
+}
+
+func (v builderView) action() string {
+	if v.Form.ID != 0 {
+		return "/class/quizzes/" + idStr(v.Form.ID)
+	}
+	return "/class/quizzes"
+}
+
+func (v builderView) order(id string) int {
+	for i, p := range v.Form.Picked {
+		if p == id {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (v builderView) orderValue(id string) string {
+	if n := v.order(id); n > 0 {
+		return strconv.Itoa(n)
+	}
+	return ""
+}

@@ -44,6 +44,7 @@ type exportAttempt struct {
 	Band           int                  `json:"band"` // the band that counts: a teacher's regrade, else the automatic one
 	AutoBand       int                  `json:"auto_band"`
 	Regraded       bool                 `json:"regraded"`
+	TeacherNote    string               `json:"teacher_note,omitempty"`  // written with the regrade
 	ScorePending   bool                 `json:"score_pending,omitempty"` // kept, not yet scored
 	Concepts       []examsim.ConceptHit `json:"concepts"`
 	Misconceptions []string             `json:"misconceptions"`
@@ -119,6 +120,7 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 			ID: a.ID, CreatedAt: a.CreatedAt, Source: a.Source, ExamID: a.ExamID, QuestionID: a.QuestionID,
 			QuestionTitle: title(a.QuestionID), Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
 			Explanation: a.Explanation, Score: a.Score(), Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
+			TeacherNote:    teacherNoteText(a.Human),
 			ScorePending:   a.Pending,
 			Concepts:       jsonslice.NonNil(a.Concepts),
 			Misconceptions: jsonslice.NonNil(a.Misconceptions), RubricVersion: a.RubricVersion,
@@ -214,3 +216,11 @@ func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []expor
 
 // csvCell is the exports' one cell escape, csvexport.EscapeCell.
 var csvCell = csvexport.EscapeCell
+
+// teacherNoteText is the note written with a regrade, "" without one.
+func teacherNoteText(h *examsim.HumanGrade) string {
+	if h == nil {
+		return ""
+	}
+	return h.Note
+}

@@ -2,9 +2,11 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -88,6 +90,7 @@ type regradeView struct {
 	Feedback feedbackView
 	Band     int
 	Concepts []gradingConcept
+	Note     string // the teacher's note back to the learner, as typed
 	Error    string
 	URL      string
 }
@@ -120,11 +123,11 @@ func (s *Server) gradable(c echo.Context) (*examsim.Gradable, *questions.Questio
 
 // regradeForm builds the regrade page with the band and ticks shown: the
 // teacher's earlier regrade, else the scorer's verdict.
-func (s *Server) regradeForm(c echo.Context, g *examsim.Gradable, q *questions.Question, band int, ticked []string) regradeView {
+func (s *Server) regradeForm(c echo.Context, g *examsim.Gradable, q *questions.Question, band int, ticked []string, note string) regradeView {
 	tx := s.text(c, q)
 	se := gradableScored(g)
 	se.Human = nil // the teacher reads what the scorer saw, evidence and all
-	v := regradeView{G: g, Q: q, Title: tx.Title, Feedback: buildFeedback(tx, se), Band: band, URL: gradingURL(g.Target)}
+	v := regradeView{G: g, Q: q, Title: tx.Title, Feedback: buildFeedback(tx, se), Band: band, Note: note, URL: gradingURL(g.Target)}
 	v.Feedback.ForTeacher = true
 	hints := map[string]string{}
 	for _, c := range tx.Rubric.Concepts {
@@ -155,15 +158,16 @@ func (s *Server) handleGradingItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	band, ticked := g.Band, hitIDs(g.Concepts)
+	band, ticked, note := g.Band, hitIDs(g.Concepts), ""
 	if g.Human != nil {
-		band, ticked = g.Human.Band, hitIDs(g.Human.Concepts)
+		band, ticked, note = g.Human.Band, hitIDs(g.Human.Concepts), g.Human.Note
 	}
-	return Render(c, http.StatusOK, RegradePage(s.regradeForm(c, g, q, band, ticked)))
+	return Render(c, http.StatusOK, RegradePage(s.regradeForm(c, g, q, band, ticked, note)))
 }
 
-// handleRegrade stores a teacher's band and ticks. A bad band or an unknown
-// concept brings the form back with what was chosen kept.
+// handleRegrade stores a teacher's band, ticks and note to the learner. A
+// bad band, an unknown concept or a note too long brings the form back with
+// what was chosen and written kept.
 func (s *Server) handleRegrade(c echo.Context) error {
 	g, q, err := s.gradable(c)
 	if err != nil {
@@ -171,6 +175,7 @@ func (s *Server) handleRegrade(c echo.Context) error {
 	}
 	form, _ := c.FormParams()
 	ticked := form["concept"]
+	note := strings.TrimSpace(formText(c, "note"))
 	band, convErr := strconv.Atoi(c.FormValue("band"))
 	var rubric []string
 	for _, rc := range q.Text(g.Lang).Rubric.Concepts {
@@ -185,8 +190,11 @@ func (s *Server) handleRegrade(c echo.Context) error {
 			problem = examsim.E(examsim.EINVALID, "grading.error_concept", "ID", id)
 		}
 	}
+	if tooLong := (*examsim.Error)(nil); problem == nil && errors.As(examsim.CheckTeacherNote(note), &tooLong) {
+		problem = tooLong
+	}
 	show := func(status int, reason string) error {
-		v := s.regradeForm(c, g, q, band, ticked)
+		v := s.regradeForm(c, g, q, band, ticked, note)
 		v.Error = reason
 		return Render(c, status, RegradePage(v))
 	}
@@ -194,7 +202,7 @@ func (s *Server) handleRegrade(c echo.Context) error {
 	if problem != nil {
 		return formError(c, problem, showInvalid)
 	}
-	grade := &examsim.HumanGrade{Target: g.Target, Band: band, GraderID: pageOf(c).Learner.ID, GradedAt: s.now()}
+	grade := &examsim.HumanGrade{Target: g.Target, Band: band, GraderID: pageOf(c).Learner.ID, GradedAt: s.now(), Note: note}
 	for _, id := range rubric {
 		grade.Concepts = append(grade.Concepts, examsim.ConceptHit{ID: id, Hit: slices.Contains(ticked, id)})
 	}

@@ -16,7 +16,7 @@ func (s *Server) handleMetrics(c echo.Context) error {
 	if !s.metricsAllowed(c) {
 		return examsim.E(examsim.EFORBIDDEN, "admin.error_metrics")
 	}
-	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
+	s.metrics.Handler.ServeHTTP(c.Response(), c.Request())
 	return nil
 }
 

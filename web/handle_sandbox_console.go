@@ -75,7 +75,7 @@ func (s *Server) handleSandboxConsoleCall(c echo.Context) error {
 		v.Args, v.Meta = tool.ExampleArgs, tool.ExampleMeta
 	}
 	id, fresh, err := con.SessionAdmitted(ctx, id, func() error {
-		if ok, wait := s.limiters().consoleClient(s).take(s.clientKey(c.Request()), s.now()); !ok {
+		if ok, wait := s.limits.console.Take(s.clientKey(c.Request()), s.now()); !ok {
 			return examsim.E(examsim.ERATELIMIT, "sandbox.console.rate_limited", "Minutes", retryAfter(c, wait))
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/web/internal/ratelimit"
 )
 
 // mcpMaxRequestBytes bounds a request to /mcp, like every other body.
@@ -32,14 +33,14 @@ func (s *Server) mcpHandler() echo.HandlerFunc {
 	if perClient == (Limit{}) {
 		perClient = DefaultMCPSessionsPerClient
 	}
-	newSessions := newLimiter(perClient)
+	newSessions := ratelimit.New(perClient)
 	h := s.Sandbox.HTTPHandler(sandbox.HTTPOptions{
 		MaxRequestBytes: mcpMaxRequestBytes,
 		AllowAnyHost:    s.MCPAllowAnyHost,
 		AllowedOrigins:  s.MCPAllowedOrigins,
 		Scheme:          s.schemeOf,
 		AdmitSession: func(r *http.Request) (bool, time.Duration) {
-			return newSessions.take(s.clientKey(r), s.now())
+			return newSessions.Take(s.clientKey(r), s.now())
 		},
 	})
 	return func(c echo.Context) error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/web/internal/sse"
 )
 
 // handleSandboxStream plays one agent's run and sends each event as it
@@ -27,10 +28,10 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 	v := s.newSandboxPage(c, q)
 	tv := traceView{Run: run}
 
-	stream := startSSE(c)
+	stream := sse.Start(c)
 	send := func(name string, data any) {
 		b, _ := json.Marshal(data) // maps of strings and ints: it cannot fail
-		_ = stream.event(name, b)  // a client gone stops reading; the run ends with the request
+		_ = stream.Event(name, b)  // a client gone stops reading; the run ends with the request
 	}
 	ctx, stop := s.streamContext(c.Request().Context())
 	defer stop()
@@ -42,7 +43,7 @@ func (s *Server) handleSandboxStream(c echo.Context) error {
 		send("step", map[string]any{"seq": ev.Seq, "kind": ev.Kind, "html": string(html)})
 	})
 	if err != nil && s.shuttingDown() {
-		_ = stream.send(retryHint()) // the page falls back to the whole trace, or reconnects
+		_ = stream.Send(retryHint()) // the page falls back to the whole trace, or reconnects
 		return nil
 	}
 	if err != nil {

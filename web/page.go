@@ -115,6 +115,18 @@ func releasePageBuffer(b *bytes.Buffer) {
 	}
 }
 
+// message says a bank check's message in the page's language.
+func (p *Page) message(m questions.Message) string {
+	return p.Catalog.T(p.Lang, m.Key, m.KV()...)
+}
+
+// problem says a bank check's problem as path:line: message, in the page's
+// language.
+func (p *Page) problem(pr questions.Problem) string { return pr.Where() + ": " + p.message(pr.Message) }
+
+// problemText is Page.problem for templates.
+func problemText(ctx context.Context, pr questions.Problem) string { return page(ctx).problem(pr) }
+
 // errorText says an application error's message in the page's language,
 // filled with the error's arguments.
 func (p *Page) errorText(e *examsim.Error) string {

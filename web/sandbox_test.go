@@ -13,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/web"
 	"github.com/examsim/examsim/web/webtest"
@@ -137,7 +138,7 @@ func readSSE(t *testing.T, c *client, path string) (*http.Response, []sseEvent) 
 	}
 	defer resp.Body.Close()
 	var events []sseEvent
-	for ev := range webtest.ReadEvents(resp.Body) {
+	for ev := range loadgen.Events(resp.Body) {
 		events = append(events, sseEvent{name: ev.Name, data: ev.Data})
 	}
 	return resp, events

@@ -15,6 +15,7 @@ import (
 	"github.com/examsim/examsim/i18n"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/sandbox"
+	"github.com/examsim/examsim/web/internal/metrics"
 )
 
 // Config is what the server needs; cmd/examsim fills it in.
@@ -100,11 +101,11 @@ type Config struct {
 type Server struct {
 	Config
 	echo    *echo.Echo
-	class   classState     // the classroom pages' own state
-	metrics *metrics       // the one Prometheus registry and its instruments
-	limits  limits         // rate limiters, made on first use
-	fanout  *fanoutCeiling // the fan-out ceiling's streams; nil unless BenchCeiling
-	fwd     forwards       // proxies to the instances owning other rooms
+	class   classState           // the classroom pages' own state
+	metrics *metrics.Instruments // the one Prometheus registry and its instruments
+	limits  limits               // rate limiters, made in New
+	fanout  *fanoutCeiling       // the fan-out ceiling's streams; nil unless BenchCeiling
+	fwd     forwards             // proxies to the instances owning other rooms
 	// closing ends event streams when the server shuts down (CloseStreams).
 	closing closer
 }
@@ -119,8 +120,9 @@ func New(cfg Config) *Server {
 	}
 	// The lessons on /learn are the lessons the sandbox offers over MCP.
 	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
-	s := &Server{Config: cfg, echo: echo.New(), metrics: newMetrics(cfg.Classroom)}
+	s := &Server{Config: cfg, echo: echo.New(), metrics: metrics.New(cfg.Classroom)}
 	s.class.frags = map[int64]*roomFragments{}
+	s.limits, s.closing = newLimits(cfg), newCloser()
 	if cfg.Classroom != nil && cfg.Classroom.Shared() && len(cfg.CookieKey) > 0 {
 		cfg.Sandbox.SetSessionIDPrefix(s.mcpSessionPrefix(cfg.Classroom.Address()))
 	}

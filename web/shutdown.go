@@ -5,25 +5,23 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"sync"
 )
 
-// closer is a signal, usable at its zero value, that the server is
-// shutting down.
+// closer is the signal, made in New, that the server is shutting down.
 type closer struct {
-	once   sync.Once
 	ctx    context.Context
 	cancel context.CancelFunc
 }
 
-func (c *closer) init() {
-	c.once.Do(func() { c.ctx, c.cancel = context.WithCancel(context.Background()) })
+func newCloser() closer {
+	ctx, cancel := context.WithCancel(context.Background())
+	return closer{ctx: ctx, cancel: cancel}
 }
 
 // context is canceled when the server begins to shut down.
-func (c *closer) context() context.Context { c.init(); return c.ctx }
+func (c *closer) context() context.Context { return c.ctx }
 
-func (c *closer) close() { c.init(); c.cancel() }
+func (c *closer) close() { c.cancel() }
 
 // CloseStreams begins a shutdown: every event stream (classroom, sandbox
 // trace, MCP) sends a hint to reconnect in a few seconds and ends, so

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/web"
 	"github.com/examsim/examsim/web/webtest"
 )
@@ -92,7 +93,7 @@ func TestStreamsOutliveTheBodyTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	events := webtest.ReadEvents(resp.Body)
+	events := loadgen.Events(resp.Body)
 	if _, ok := <-events; !ok {
 		t.Fatal("the stream closed before its first event")
 	}

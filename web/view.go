@@ -119,3 +119,13 @@ func wrapTables(html, label string) string {
 	html = strings.ReplaceAll(html, "<table>", open)
 	return strings.ReplaceAll(html, "</table>", "</table></div>")
 }
+
+func idStr(n int64) string { return strconv.FormatInt(n, 10) }
+
+// orNone is s, or the page's word for none when s is empty.
+func orNone(ctx context.Context, s string) string {
+	if s == "" {
+		return t(ctx, "class.none")
+	}
+	return s
+}

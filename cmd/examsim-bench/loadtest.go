@@ -29,7 +29,14 @@ import (
 // loadConfig is one load test: Rooms rooms of Students students each,
 // played through Questions questions over real HTTP.
 type loadConfig struct {
-	URL        string
+	// URLs are the instances under test. With more than one, the test
+	// starts its own balancer in front of them that alternates instances
+	// on every request (the worst case for room ownership), and reads each
+	// instance's /metrics directly.
+	URLs []string
+	// Balancer puts the balancer in front of a single instance too, so a
+	// one-instance row pays the same extra hop as a many-instance one.
+	Balancer   bool
 	Instructor string
 	Password   string
 	Students   int // per room
@@ -50,9 +57,16 @@ type loadConfig struct {
 
 // loadResult is what the summary line reports.
 type loadResult struct {
+	Instances                      int
 	Students, Answers, Acked, Lost int
 	P50Submit, P99Submit           time.Duration
 	P99Fanout                      time.Duration
+	// AnswersPerSec is the acknowledged answers over the time the rooms
+	// played, from the first question to the last answer.
+	AnswersPerSec float64
+	// LoadAvg is the machine's load averages (1, 5, 15 minutes) when the
+	// rooms had played.
+	LoadAvg string
 	// ServerP99Submit is the p99 of the server's own answer histogram over
 	// the run (a bucket's upper bound); -1 when /metrics could not be read.
 	ServerP99Submit time.Duration
@@ -83,8 +97,8 @@ func (r loadResult) String() string {
 	if r.ServerP99Submit >= 0 {
 		server = ms(r.ServerP99Submit)
 	}
-	line := fmt.Sprintf("students=%d answers=%d acked=%d lost=%d p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s",
-		r.Students, r.Answers, r.Acked, r.Lost, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss)
+	line := fmt.Sprintf("instances=%d students=%d answers=%d acked=%d lost=%d answers_per_s=%.1f p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s load_avg=%s",
+		r.Instances, r.Students, r.Answers, r.Acked, r.Lost, r.AnswersPerSec, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss, strings.ReplaceAll(r.LoadAvg, " ", "/"))
 	if r.CeilingBefore > 0 {
 		line += fmt.Sprintf(" ceiling_p99_fanout_ms=%s/%s fanout_ratio=%.2f", ms(r.CeilingBefore), ms(r.CeilingAfter), r.FanoutRatio())
 	}
@@ -95,12 +109,13 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := loadConfig{}
-	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:8080", "the running server's base URL")
+	urls := fs.String("url", "http://127.0.0.1:8080", "the running server's base URL; several, comma-separated, for instances on one PostgreSQL, balanced alternately by the test")
 	fs.StringVar(&cfg.Instructor, "instructor", "", "an instructor account (make one with examsim user add NAME --role instructor); its password comes from EXAMSIM_LOADTEST_PASSWORD")
 	fs.IntVar(&cfg.Students, "students", 50, "students in each room")
 	fs.IntVar(&cfg.Rooms, "rooms", 1, "rooms played at once")
 	fs.IntVar(&cfg.Questions, "questions", 5, "questions each room plays")
 	fs.DurationVar(&cfg.Think, "think", 4*time.Second, "the longest a student takes to answer")
+	fs.BoolVar(&cfg.Balancer, "balancer", false, "go through the test's own balancer with one URL too (it always does with several), for a like-for-like row")
 	bankDir := fs.String("bank", "", "the server's question directory, when it was started with --questions (default: the embedded bank)")
 	fs.BoolVar(&cfg.Ceiling, "ceiling", true, "measure the server's fan-out ceiling with the same readers before and after the room (the server needs --bench-ceiling)")
 	verbose := fs.Bool("v", false, "print progress to stderr")
@@ -108,7 +123,23 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	cfg.Password = os.Getenv("EXAMSIM_LOADTEST_PASSWORD")
+	for _, u := range strings.Split(*urls, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			cfg.URLs = append(cfg.URLs, u)
+		}
+	}
+	ceilingSet := false
+	fs.Visit(func(f *flag.Flag) { ceilingSet = ceilingSet || f.Name == "ceiling" })
+	if len(cfg.URLs) > 1 && !ceilingSet {
+		cfg.Ceiling = false // a ceiling is one instance's: its readers and its fan-out must meet there
+	}
 	switch {
+	case len(cfg.URLs) == 0:
+		fmt.Fprintln(stderr, "examsim-bench loadtest: --url is empty; give the server's base URL, or several comma-separated")
+		return 2
+	case len(cfg.URLs) > 1 && cfg.Ceiling:
+		fmt.Fprintln(stderr, "examsim-bench loadtest: --ceiling measures one instance; leave it out (or --ceiling=false) with several URLs")
+		return 2
 	case cfg.Instructor == "":
 		fmt.Fprintln(stderr, "examsim-bench loadtest: --instructor is required (make one with examsim user add NAME --role instructor)")
 		return 2
@@ -199,7 +230,8 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // what the students measured.
 type loadRun struct {
 	cfg   loadConfig
-	base  string
+	base  string   // where the students go: the one instance, or the balancer
+	each  []string // every instance, for its /metrics
 	tr    *http.Transport
 	host  *loadgen.VUser
 	tok   string // the host's CSRF token, for its quiz forms and controls
@@ -245,9 +277,16 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	defer lr.tr.CloseIdleConnections()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if len(cfg.URLs) > 1 || cfg.Balancer {
+		stop, err := lr.startBalancer()
+		if err != nil {
+			return loadResult{}, err
+		}
+		defer stop()
+	}
 
 	rssErr := lr.watchPeakRSS(ctx)
-	beforeHist, histErr := readAnswerHistogram(ctx, lr.base, lr.tr)
+	beforeHist, histErr := lr.readAnswerHistogram(ctx)
 	qids, err := lr.loginHost(ctx)
 	if err != nil {
 		return loadResult{}, err
@@ -270,10 +309,13 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	}
 	playing := lr.startStudents(ctx, students)
 	lr.logf("all streams open; playing")
+	began := time.Now()
 	if err := lr.hostRooms(ctx); err != nil {
 		return loadResult{}, err
 	}
 	playing.Wait()
+	played := time.Since(began)
+	res.LoadAvg = loadAverage()
 	if cfg.Ceiling {
 		if res.CeilingAfter, err = lr.measureCeiling(ctx, students); err != nil {
 			return loadResult{}, fmt.Errorf("fan-out ceiling after the room: %w", err)
@@ -282,7 +324,8 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	}
 	lr.logf("played; reading the results back")
 
-	res.Students, res.Answers, res.Acked = len(students), int(lr.answers.Load()), int(lr.acked.Load())
+	res.Instances, res.Students, res.Answers, res.Acked = len(lr.each), len(students), int(lr.answers.Load()), int(lr.acked.Load())
+	res.AnswersPerSec = float64(res.Acked) / played.Seconds()
 	if res.Lost, err = lr.countLost(ctx); err != nil {
 		return loadResult{}, err
 	}
@@ -305,7 +348,30 @@ func newLoadRun(cfg loadConfig) *loadRun {
 		Proxy: nil, DialContext: (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns: 4 * total, MaxIdleConnsPerHost: 4 * total, IdleConnTimeout: 90 * time.Second, DisableCompression: true,
 	}
-	return &loadRun{cfg: cfg, base: strings.TrimRight(cfg.URL, "/"), tr: tr, ackedSet: map[string]map[[2]string]bool{}}
+	lr := &loadRun{cfg: cfg, tr: tr, ackedSet: map[string]map[[2]string]bool{}}
+	for _, u := range cfg.URLs {
+		lr.each = append(lr.each, strings.TrimRight(u, "/"))
+	}
+	lr.base = lr.each[0]
+	return lr
+}
+
+// startBalancer puts an alternating balancer on a loopback port in front
+// of the instances and sends the students to it; stop closes it.
+func (lr *loadRun) startBalancer() (stop func(), err error) {
+	lb, err := loadgen.NewAlternating(lr.tr, lr.each...)
+	if err != nil {
+		return nil, err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("starting the balancer: %w", err)
+	}
+	srv := &http.Server{Handler: lb, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(l) }() // ends with ErrServerClosed at stop
+	lr.base = "http://" + l.Addr().String()
+	lr.logf("balancing alternately over %s at %s", strings.Join(lr.each, ", "), lr.base)
+	return func() { _ = srv.Close() }, nil // the run's figures are taken; its connections may go
 }
 
 // watchPeakRSS samples the server's memory through the whole run, keeping
@@ -317,7 +383,7 @@ func (lr *loadRun) watchPeakRSS(ctx context.Context) <-chan error {
 		defer t.Stop()
 		var last error
 		for {
-			if b, err := readRSS(ctx, lr.base, lr.tr); err == nil {
+			if b, err := lr.readRSS(ctx); err == nil {
 				for old := lr.peakRSS.Load(); b > old && !lr.peakRSS.CompareAndSwap(old, b); old = lr.peakRSS.Load() {
 				}
 			} else {
@@ -642,7 +708,7 @@ func (lr *loadRun) exportedAnswers(ctx context.Context, rr *roomRun) (map[[2]str
 // serverP99Submit is the p99 of the server's answer histogram since
 // before; -1 when either read failed.
 func (lr *loadRun) serverP99Submit(ctx context.Context, before []histBucket, beforeErr error) time.Duration {
-	after, err := readAnswerHistogram(ctx, lr.base, lr.tr)
+	after, err := lr.readAnswerHistogram(ctx)
 	if err == nil && beforeErr == nil {
 		return histogramQuantile(before, after, 0.99)
 	}
@@ -715,18 +781,26 @@ func readMetrics(ctx context.Context, base string, tr *http.Transport) ([]byte, 
 	return b, err
 }
 
-// readRSS reads the server's resident memory from its /metrics.
-func readRSS(ctx context.Context, base string, tr *http.Transport) (uint64, error) {
-	b, err := readMetrics(ctx, base, tr)
-	if err != nil {
-		return 0, err
+// readRSS reads the instances' resident memory, summed, from their
+// /metrics.
+func (lr *loadRun) readRSS(ctx context.Context) (uint64, error) {
+	var sum uint64
+	for _, base := range lr.each {
+		b, err := readMetrics(ctx, base, lr.tr)
+		if err != nil {
+			return 0, err
+		}
+		m := rssLine.FindSubmatch(b)
+		if m == nil {
+			return 0, errors.New("/metrics has no process_resident_memory_bytes")
+		}
+		f, err := strconv.ParseFloat(string(m[1]), 64)
+		if err != nil {
+			return 0, err
+		}
+		sum += uint64(f)
 	}
-	m := rssLine.FindSubmatch(b)
-	if m == nil {
-		return 0, errors.New("/metrics has no process_resident_memory_bytes")
-	}
-	f, err := strconv.ParseFloat(string(m[1]), 64)
-	return uint64(f), err
+	return sum, nil
 }
 
 // histBucket is one cumulative bucket of a Prometheus histogram.
@@ -735,13 +809,32 @@ type histBucket struct {
 	count float64
 }
 
-// readAnswerHistogram reads the server's answer-time histogram.
-func readAnswerHistogram(ctx context.Context, base string, tr *http.Transport) ([]histBucket, error) {
-	b, err := readMetrics(ctx, base, tr)
-	if err != nil {
-		return nil, err
+// readAnswerHistogram reads the instances' answer-time histograms, added
+// bucket by bucket (every instance has the same buckets): an answer is
+// timed on the instance that took it.
+func (lr *loadRun) readAnswerHistogram(ctx context.Context) ([]histBucket, error) {
+	var sum []histBucket
+	for _, base := range lr.each {
+		b, err := readMetrics(ctx, base, lr.tr)
+		if err != nil {
+			return nil, err
+		}
+		h, err := parseHistogram(b)
+		if err != nil {
+			return nil, err
+		}
+		if sum == nil {
+			sum = h
+			continue
+		}
+		if len(h) != len(sum) {
+			return nil, fmt.Errorf("%s/metrics: %d answer-time buckets, another instance %d", base, len(h), len(sum))
+		}
+		for i := range sum {
+			sum[i].count += h[i].count
+		}
 	}
-	return parseHistogram(b)
+	return sum, nil
 }
 
 func parseHistogram(b []byte) ([]histBucket, error) {

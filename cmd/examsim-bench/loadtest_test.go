@@ -20,7 +20,7 @@ func TestLoadtestSmall(t *testing.T) {
 	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
 		t.Fatal(err)
 	}
-	res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
+	res, err := loadTest(context.Background(), loadConfig{URLs: []string{app.URL}, Instructor: "loadteacher", Password: "load-pass-1",
 		Students: 50, Rooms: 1, Questions: 2, Think: time.Second, Bank: app.Bank, Ceiling: true})
 	if err != nil {
 		t.Fatal(err)
@@ -38,10 +38,57 @@ func TestLoadtestSmall(t *testing.T) {
 	if res.RSSMB <= 0 {
 		t.Errorf("the server's memory was not read from /metrics: %s", res)
 	}
-	for _, field := range []string{"students=", "answers=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb=", "ceiling_p99_fanout_ms=", "fanout_ratio="} {
+	for _, field := range []string{"instances=", "students=", "answers=", "answers_per_s=", "load_avg=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb=", "ceiling_p99_fanout_ms=", "fanout_ratio="} {
 		if !strings.Contains(res.String(), field) {
 			t.Errorf("the summary line lacks %s: %s", field, res)
 		}
+	}
+}
+
+// TestLoadtestThroughItsBalancer gives the load generator several URLs
+// (here one server twice, which PostgreSQL's instances look like from
+// outside), or one with --balancer: it sends the students through its own
+// alternating balancer, adds up the instances' /metrics, and still loses
+// nothing.
+func TestLoadtestThroughItsBalancer(t *testing.T) {
+	app := webtest.Start(t, webtest.WithConfig(func(c *web.Config) { c.BenchCeiling = true }))
+	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		urls      []string
+		balancer  bool
+		instances int
+	}{
+		{"two URLs", []string{app.URL, app.URL + "/"}, false, 2},
+		{"one URL with --balancer", []string{app.URL}, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := loadTest(context.Background(), loadConfig{URLs: tc.urls, Balancer: tc.balancer, Instructor: "loadteacher",
+				Password: "load-pass-1", Students: 20, Rooms: 2, Questions: 2, Think: time.Second, Bank: app.Bank, Ceiling: tc.instances == 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(res)
+			if res.Instances != tc.instances || res.Students != 40 || res.Acked != 80 || res.Lost != 0 || res.AnswersPerSec <= 0 {
+				t.Errorf("result = %s; want %d instances, 40 students, 80 answers acknowledged, none lost", res, tc.instances)
+			}
+			if res.ServerP99Submit <= 0 || res.RSSMB <= 0 {
+				t.Errorf("the instances' /metrics were not read: %s", res)
+			}
+		})
+	}
+}
+
+// Several URLs measure no fan-out ceiling (it is one instance's), and
+// asking for one with them is a usage error that says what to do.
+func TestLoadtestCeilingNeedsOneURL(t *testing.T) {
+	t.Setenv("EXAMSIM_LOADTEST_PASSWORD", "x")
+	var out, errBuf strings.Builder
+	code := run(context.Background(), []string{"loadtest", "--instructor", "x", "--url", "http://127.0.0.1:1,http://127.0.0.1:2", "--ceiling"}, &out, &errBuf)
+	if code != 2 || !strings.Contains(errBuf.String(), "--ceiling=false") {
+		t.Errorf("exit %d: %s", code, errBuf.String())
 	}
 }
 
@@ -104,7 +151,7 @@ func BenchmarkLoadtestInProcess(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		res, err := loadTest(context.Background(), loadConfig{URL: app.URL, Instructor: "loadteacher", Password: "load-pass-1",
+		res, err := loadTest(context.Background(), loadConfig{URLs: []string{app.URL}, Instructor: "loadteacher", Password: "load-pass-1",
 			Students: 2000, Rooms: 1, Questions: 3, Bank: app.Bank, Ceiling: true})
 		if err != nil {
 			b.Fatal(err)

@@ -2,19 +2,13 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -23,59 +17,6 @@ import (
 	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/internal/pgtest"
 )
-
-// alternating is the worst load balancer for room ownership: every request
-// goes to the next instance in turn. Like nginx's proxy_next_upstream, a
-// request whose instance refuses the connection (it died) goes to the next.
-type alternating struct {
-	backends []*url.URL
-	next     atomic.Uint64
-	tr       *http.Transport
-}
-
-func (p *alternating) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	start := p.next.Add(1)
-	for i := range p.backends {
-		b := p.backends[(start+uint64(i))%uint64(len(p.backends))]
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		out.URL.Scheme, out.URL.Host = b.Scheme, b.Host
-		out.Body = io.NopCloser(bytes.NewReader(body))
-		resp, err := p.tr.RoundTrip(out)
-		if errors.Is(err, syscall.ECONNREFUSED) {
-			continue // a dead instance: the next one
-		}
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		for k, v := range resp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(resp.StatusCode)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := resp.Body.Read(buf)
-			if n > 0 {
-				if _, werr := w.Write(buf[:n]); werr != nil {
-					break
-				}
-				w.(http.Flusher).Flush() // event streams pass through as they come
-			}
-			if err != nil {
-				break
-			}
-		}
-		resp.Body.Close()
-		return
-	}
-	http.Error(w, "no instance answers", http.StatusBadGateway)
-}
 
 // retryUntil retries f, as a page's script retries on 503 and lost
 // connections, until it succeeds or limit passes.
@@ -122,10 +63,9 @@ func TestTwoInstancesOnOneDatabase(t *testing.T) {
 		t.Fatalf("the session on the second instance: %d %v", status, err)
 	}
 
-	lb := &alternating{tr: tr}
-	for _, s := range servers {
-		b, _ := url.Parse(s.URL)
-		lb.backends = append(lb.backends, b)
+	lb, err := loadgen.NewAlternating(tr, servers[0].URL, servers[1].URL)
+	if err != nil {
+		t.Fatal(err)
 	}
 	front := httptest.NewServer(lb)
 	defer front.Close()

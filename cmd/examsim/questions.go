@@ -53,7 +53,7 @@ func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "warning: %s\n", w)
 	}
 	if *cues {
-		var failures []string
+		var failures []questions.Message
 		for _, c := range questions.Cues(bank) {
 			failures = append(failures, c.Failures()...)
 		}

@@ -35,3 +35,19 @@ func ReadEvents(r io.Reader, on func(event, data string)) error {
 	}
 	return sc.Err()
 }
+
+// Event is one server-sent event as a client reads it: its name and its
+// data lines joined by newlines.
+type Event struct{ Name, Data string }
+
+// Events reads r with ReadEvents on a goroutine of its own and sends each
+// event on the channel it returns, which closes when r ends: for a caller
+// that waits for events with a timeout.
+func Events(r io.Reader) <-chan Event {
+	events := make(chan Event, 64)
+	go func() {
+		defer close(events)
+		_ = ReadEvents(r, func(event, data string) { events <- Event{Name: event, Data: data} }) // a read error ends the stream as its end does
+	}()
+	return events
+}

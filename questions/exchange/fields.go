@@ -31,7 +31,7 @@ const (
 // editor can show it beside that field; FieldGeneral when none fits. It
 // reads the line the problem points at in the files QuestionFiles writes.
 func FieldOf(q *examsim.AuthoredQuestion, p questions.Problem) string {
-	if strings.HasPrefix(p.Msg, "found ") && strings.Contains(p.Msg, " options") {
+	if p.Key == "check.option_count" {
 		return FieldOptions
 	}
 	data, ok := QuestionFiles(q)[path.Join(q.ID, p.Path)]

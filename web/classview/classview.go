@@ -9,7 +9,9 @@
 package classview
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,39 +23,57 @@ import (
 	"github.com/examsim/examsim/questions"
 )
 
-// Stage decides which stage a student sees: lobby, question, answered,
+// Stage is the stage a student sees; its value is also the page's
+// data-phase and the phase of the state event the load generator reads.
+type Stage string
+
+// The stages of a live room, then of an assignment.
+const (
+	StageLobby       Stage = "lobby"
+	StageQuestion    Stage = "question"
+	StageAnswered    Stage = "answered"
+	StageTimeUp      Stage = "timeup"
+	StageReveal      Stage = "reveal"
+	StageLeaderboard Stage = "leaderboard"
+	StageEnded       Stage = "ended"
+	StageAssign      Stage = "assign"
+	StageDone        Stage = "done"
+	StageClosed      Stage = "closed"
+)
+
+// StageOf decides which stage a student sees: lobby, question, answered,
 // timeup, reveal, leaderboard or ended in a live room; assign, done or
 // closed in an assignment. Every live stage depends only on the room and
 // whether the student has answered, so it can be rendered once per language
 // for the whole room.
-func Stage(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) string {
+func StageOf(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) Stage {
 	run := snap.Run
 	if run.Mode == examsim.ModeAssignment {
 		switch {
 		case me.Next >= len(snap.Questions):
-			return "done"
+			return StageDone
 		case !run.EndedAt.IsZero() || now.After(run.Deadline):
-			return "closed"
+			return StageClosed
 		}
-		return "assign"
+		return StageAssign
 	}
 	switch run.Phase {
 	case examsim.PhaseLobby:
-		return "lobby"
+		return StageLobby
 	case examsim.PhaseQuestion:
 		if _, ok := me.Answers[run.QuestionIndex]; ok {
-			return "answered"
+			return StageAnswered
 		}
 		if now.After(snap.Deadline) {
-			return "timeup"
+			return StageTimeUp
 		}
-		return "question"
+		return StageQuestion
 	case examsim.PhaseReveal:
-		return "reveal"
+		return StageReveal
 	case examsim.PhaseLeaderboard:
-		return "leaderboard"
+		return StageLeaderboard
 	}
-	return "ended"
+	return StageEnded
 }
 
 // Title is the title a run shows: its quiz's as it was when started.
@@ -152,6 +172,19 @@ func Glyph(letter string) string {
 		return "★"
 	}
 	return "⬟"
+}
+
+// OptionOrder is the order in which one student's phone shows a question's
+// options (own letters, in the question's order, in), shuffled by the exam's
+// rule (examsim.ShuffleExam) with a seed made of the run, the student and
+// the question's place in the quiz: a reconnect or a restart shows the same
+// order, and nothing needs storing. Each option keeps its own letter, shape
+// and colour wherever it moves, as on the projector and in the reveal.
+func OptionOrder(run, player int64, index int, letters []string) []string {
+	h := fnv.New64a()
+	_ = binary.Write(h, binary.LittleEndian, [3]int64{run, player, int64(index)}) // a hash never fails to write
+	seed := int64(h.Sum64())                                                      // #nosec G115 -- the hash's bits, reinterpreted as a seed
+	return examsim.ShuffleExam(seed, []string{""}, 1, func(string) []string { return letters })[0].Options
 }
 
 // InlineHTML unwraps an option rendered as one paragraph, so it can sit

@@ -1,6 +1,8 @@
 package classview_test
 
 import (
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,7 +39,7 @@ func TestStage(t *testing.T) {
 		name string
 		snap *classroom.Snapshot
 		me   classroom.PlayerView
-		want string
+		want classview.Stage
 	}{
 		{"lobby", live(examsim.PhaseLobby, time.Time{}), classroom.PlayerView{}, "lobby"},
 		{"question open", live(examsim.PhaseQuestion, t0.Add(time.Second)), classroom.PlayerView{}, "question"},
@@ -51,7 +53,7 @@ func TestStage(t *testing.T) {
 		{"assignment ended by the host", assignment(t0.Add(time.Hour), t0), classroom.PlayerView{Next: 1}, "closed"},
 		{"assignment finished, even when closed", assignment(t0.Add(-time.Hour), t0), classroom.PlayerView{Next: 2}, "done"},
 	} {
-		if got := classview.Stage(tc.snap, tc.me, t0); got != tc.want {
+		if got := classview.StageOf(tc.snap, tc.me, t0); got != tc.want {
 			t.Errorf("%s: stage %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -255,5 +257,32 @@ func TestThaiScript(t *testing.T) {
 		if got := classview.ThaiScript(name); got != want {
 			t.Errorf("ThaiScript(%q) = %t, want %t", name, got, want)
 		}
+	}
+}
+
+// TestOptionOrder: a student's order is a shuffle of the letters, the same
+// every time it is worked out (a reconnect, a restart), and differs between
+// students and between questions.
+func TestOptionOrder(t *testing.T) {
+	letters := []string{"A", "B", "C", "D"}
+	orders, byQuestion := map[string]bool{}, map[string]bool{}
+	for player := int64(1); player <= 40; player++ {
+		got := classview.OptionOrder(7, player, 0, letters)
+		if again := classview.OptionOrder(7, player, 0, letters); strings.Join(again, "") != strings.Join(got, "") {
+			t.Errorf("player %d: %v then %v", player, got, again)
+		}
+		sorted := append([]string(nil), got...)
+		sort.Strings(sorted)
+		if diff := cmp.Diff(letters, sorted); diff != "" {
+			t.Errorf("player %d: %v is not a shuffle of the letters (-want +got):\n%s", player, got, diff)
+		}
+		orders[strings.Join(got, "")] = true
+		byQuestion[strings.Join(classview.OptionOrder(7, 1, int(player), letters), "")] = true
+	}
+	if len(orders) < 10 || len(byQuestion) < 10 {
+		t.Errorf("40 students see %d orders, one student's 40 questions %d", len(orders), len(byQuestion))
+	}
+	if got := strings.Join(letters, ""); got != "ABCD" {
+		t.Errorf("the letters passed in were changed to %s", got)
 	}
 }

@@ -45,6 +45,7 @@ type options struct {
 	configure []func(*web.Config)
 	tls       bool
 	bank      *questions.Bank
+	database  string
 }
 
 // WithBank serves bank instead of the embedded one.
@@ -55,6 +56,11 @@ func WithBank(bank *questions.Bank) Option { return func(o *options) { o.bank = 
 func WithConfig(f func(*web.Config)) Option {
 	return func(o *options) { o.configure = append(o.configure, f) }
 }
+
+// WithDatabase serves the database at path (a SQLite file or a postgres://
+// URL) instead of a fresh one: a test that serves one database from two
+// apps, or serves it again after copying it.
+func WithDatabase(path string) Option { return func(o *options) { o.database = path } }
 
 // WithTLS serves the app over HTTPS; the server's Client trusts it.
 func WithTLS() Option { return func(o *options) { o.tls = true } }
@@ -100,7 +106,11 @@ func Start(tb testing.TB, opts ...Option) *App {
 	ctx := context.Background()
 	// SQLite, or PostgreSQL under EXAMSIM_TEST_POSTGRES (README, "When one
 	// machine is not enough").
-	db, err := store.Open(ctx, pgtest.ForSuite(tb, filepath.Join(tb.TempDir(), "examsim.db")))
+	path := o.database
+	if path == "" {
+		path = pgtest.ForSuite(tb, filepath.Join(tb.TempDir(), "examsim.db"))
+	}
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-package web
+// Package sse writes server-sent event streams: headers, framing, a write
+// deadline per send, and a flush after each.
+package sse
 
 import (
 	"bytes"
@@ -14,14 +16,15 @@ import (
 // reading loses its stream, not the room.
 const writeTimeout = 10 * time.Second
 
-// sse is an event stream being written: the one place that sets its
+// Stream is an event stream being written: the one place that sets its
 // headers, frames its events and flushes them.
-type sse struct {
+type Stream struct {
 	w  *echo.Response
 	rc *http.ResponseController
 }
 
-func startSSE(c echo.Context) *sse {
+// Start sends the headers of an event stream in reply to c.
+func Start(c echo.Context) *Stream {
 	w := c.Response()
 	h := w.Header()
 	h.Set(echo.HeaderContentType, "text/event-stream; charset=utf-8")
@@ -35,11 +38,11 @@ func startSSE(c echo.Context) *sse {
 		h.Set("Connection", "close")
 	}
 	w.WriteHeader(http.StatusOK)
-	return &sse{w: w, rc: http.NewResponseController(w)}
+	return &Stream{w: w, rc: http.NewResponseController(w)}
 }
 
-// send writes chunks and flushes them, failing when the client is gone.
-func (s *sse) send(chunks ...[]byte) error {
+// Send writes chunks and flushes them, failing when the client is gone.
+func (s *Stream) Send(chunks ...[]byte) error {
 	// A writer without deadlines just waits longer for a gone client; the
 	// write that follows reports that.
 	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout)) // a network deadline: wall-clock time, not the app clock
@@ -51,18 +54,18 @@ func (s *sse) send(chunks ...[]byte) error {
 	return s.rc.Flush()
 }
 
-// event sends one event.
-func (s *sse) event(name string, data []byte) error { return s.send(sseEvent(name, data)) }
+// Event sends one event.
+func (s *Stream) Event(name string, data []byte) error { return s.Send(Event(name, data)) }
 
-// retry tells the client how many milliseconds to wait before reconnecting.
-func (s *sse) retry(ms int) error { return s.send([]byte("retry: " + strconv.Itoa(ms) + "\n\n")) }
+// Retry tells the client how many milliseconds to wait before reconnecting.
+func (s *Stream) Retry(ms int) error { return s.Send([]byte("retry: " + strconv.Itoa(ms) + "\n\n")) }
 
-// ping sends a comment line, which keeps proxies from closing an idle stream.
-func (s *sse) ping() error { return s.send([]byte(": ping\n\n")) }
+// Ping sends a comment line, which keeps proxies from closing an idle stream.
+func (s *Stream) Ping() error { return s.Send([]byte(": ping\n\n")) }
 
-// sseEvent encodes data (an HTML fragment, JSON) as one server-sent event,
+// Event encodes data (an HTML fragment, JSON) as one server-sent event,
 // a data line for each of its lines.
-func sseEvent(name string, data []byte) []byte {
+func Event(name string, data []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("event: ")
 	b.WriteString(name)

@@ -1,4 +1,6 @@
-package web
+// Package metrics is the server's Prometheus registry: process, Go and
+// classroom metrics, and the instruments handlers record to.
+package metrics
 
 import (
 	"net/http"
@@ -10,28 +12,28 @@ import (
 	"github.com/examsim/examsim/classroom"
 )
 
-// metrics is the server's one Prometheus registry, built in New, and the
-// instruments the handlers record to.
-type metrics struct {
-	handler http.Handler // serves /metrics
-	// answerSeconds times an answer from its request reaching the handler
+// Instruments is the server's one Prometheus registry, built in web.New,
+// and the instruments the handlers record to.
+type Instruments struct {
+	Handler http.Handler // serves /metrics
+	// AnswerSeconds times an answer from its request reaching the handler
 	// to its acknowledgement (after commit), so a load test can set the
 	// server's share beside what its clients observed.
-	answerSeconds prometheus.Histogram
-	// forwarded counts requests sent on to the instance owning their room.
-	forwarded prometheus.Counter
+	AnswerSeconds prometheus.Histogram
+	// Forwarded counts requests sent on to the instance owning their room.
+	Forwarded prometheus.Counter
 }
 
-// newMetrics registers the process, Go and classroom metrics; hub may be nil.
-func newMetrics(hub *classroom.Hub) *metrics {
+// New registers the process, Go and classroom metrics; hub may be nil.
+func New(hub *classroom.Hub) *Instruments {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
-	m := &metrics{answerSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
+	m := &Instruments{AnswerSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
 		Name: "answer_seconds", Help: "Time from an answer reaching the server to its acknowledgement, after commit.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)})} // 1 ms to about 6 s
-	m.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
+	m.Forwarded = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
 		Name: "forwarded_total", Help: "Requests forwarded to the instance owning their room (many instances on one database)."})
-	reg.MustRegister(m.answerSeconds, m.forwarded)
+	reg.MustRegister(m.AnswerSeconds, m.Forwarded)
 	if hub != nil {
 		gauge := func(name, help string, f func(classroom.Stats) float64) {
 			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
@@ -49,6 +51,6 @@ func newMetrics(hub *classroom.Hub) *metrics {
 		counter("answers_failed_total", "Answers whose commit failed.", func(st classroom.Stats) float64 { return float64(st.Fail) })
 		counter("commits_total", "Group commits of answers.", func(st classroom.Stats) float64 { return float64(st.Batches) })
 	}
-	m.handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	m.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	return m
 }
