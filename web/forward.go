@@ -39,11 +39,20 @@ const forwardMaxAge = time.Minute
 // maxJoinForm bounds the join form read to find its room.
 const maxJoinForm = 16 << 10
 
-// forwards holds one reverse proxy per owner address.
+// forwards holds one reverse proxy per owner address, all over one
+// transport.
 type forwards struct {
-	mu      sync.Mutex
-	proxies map[string]*httputil.ReverseProxy
+	mu        sync.Mutex
+	proxies   map[string]*httputil.ReverseProxy
+	transport *http.Transport
 }
+
+// forwardIdlePerOwner is how many idle connections to each owner are kept.
+// The default transport keeps two, so a room's answer burst arriving at
+// the wrong instance opened and closed a connection per answer: in the
+// two-instance load run, p99 submit was about 2 s against about 0.1 s on
+// the owner itself.
+const forwardIdlePerOwner = 512
 
 // forwardRooms sends a request for a room another instance owns to that
 // instance; every other request goes on here. It runs before the
@@ -150,8 +159,12 @@ func (s *Server) proxyFor(address string, unreachable func(http.ResponseWriter))
 	target, err := url.Parse(address)
 	if s.fwd.proxies == nil {
 		s.fwd.proxies = map[string]*httputil.ReverseProxy{}
+		s.fwd.transport = http.DefaultTransport.(*http.Transport).Clone()
+		s.fwd.transport.MaxIdleConns = 4 * forwardIdlePerOwner
+		s.fwd.transport.MaxIdleConnsPerHost = forwardIdlePerOwner
 	}
 	p := &httputil.ReverseProxy{
+		Transport:     s.fwd.transport,
 		FlushInterval: -1, // event streams pass each event on at once
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)

@@ -1,9 +1,14 @@
 package web
 
 import (
+	"log/slog"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -66,5 +71,52 @@ func TestMCPSessionOwner(t *testing.T) {
 		if addr, ok := s.mcpSessionOwner(bad); ok {
 			t.Errorf("session id %q names %q", bad, addr)
 		}
+	}
+}
+
+// A burst forwarded to a room's owner reuses its connections: the default
+// transport keeps two idle ones per host, so each wave of a burst opened
+// and closed a connection per request.
+func TestForwardingReusesConnectionsToTheOwner(t *testing.T) {
+	var opened atomic.Int64
+	release := make(chan struct{})
+	owner := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release // hold each request until the whole wave is in flight
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	owner.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	owner.Start()
+	defer owner.Close()
+	s := &Server{Config: Config{Logger: slog.New(slog.DiscardHandler)}}
+	p := s.proxyFor(owner.URL, func(w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) })
+	const wave = 40
+	for round := range 3 {
+		var inFlight, done sync.WaitGroup
+		for range wave {
+			inFlight.Add(1)
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				rec := httptest.NewRecorder()
+				inFlight.Done()
+				p.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/class/s/1/answer", nil))
+				if rec.Code != http.StatusNoContent {
+					t.Errorf("round %d: forwarded answer got %d", round, rec.Code)
+				}
+			}()
+		}
+		inFlight.Wait()
+		time.Sleep(50 * time.Millisecond) // let the wave reach the owner
+		for range wave {
+			release <- struct{}{}
+		}
+		done.Wait()
+	}
+	if n := opened.Load(); n > wave {
+		t.Errorf("three waves of %d forwarded requests opened %d connections to the owner; want at most %d (one wave's)", wave, n, wave)
 	}
 }

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -72,6 +74,11 @@ func TestProjectorShowsOnlyTheRoom(t *testing.T) {
 		size, err := chromedp.Run(host, chromedp.Evaluate[float64](`Math.min(...[...document.querySelectorAll("[data-testid=lobby-names] .nick")].map(e => parseFloat(getComputedStyle(e).fontSize)))`))
 		if err != nil || size < 40 {
 			t.Errorf("lobby names are %.0fpx (%v), want at least 40", size, err)
+		}
+		// Without a Thai font the browser draws boxes, and their height says
+		// nothing about the page's CSS.
+		if out, err := exec.Command("fc-list", ":lang=th").Output(); err != nil || len(bytes.TrimSpace(out)) == 0 {
+			t.Fatalf("no Thai font is installed (fc-list :lang=th found none: %v), so Thai nicknames cannot be measured; install one: apt-get install -y fonts-thai-tlwg (.ci/run does)", err)
 		}
 		// Thai has no capitals: its consonants look as large as a Latin
 		// name when their height is halfway between the Latin lowercase and
