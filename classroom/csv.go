@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/csvexport"
 )
 
 // CSVHeader names the export's columns. There is a row per student and
@@ -16,13 +17,13 @@ var CSVHeader = []string{"nickname", "language", "question_number", "question_id
 	"choice", "correct", "explained", "explanation", "explanation_score", "explanation_band", "points", "elapsed_ms",
 	"answered_at"}
 
-// EscapeCell is the exports' one cell escape, examsim.EscapeCSVCell.
-var EscapeCell = examsim.EscapeCSVCell
+// EscapeCell is the exports' one cell escape, csvexport.EscapeCell.
+var EscapeCell = csvexport.EscapeCell
 
 // WriteCSV writes a row per student (join order) and question (quiz
 // order). Times are ISO 8601 in loc, with their offset.
 func WriteCSV(w io.Writer, res *Results, loc *time.Location) error {
-	cw, err := examsim.NewCSVWriter(w, CSVHeader)
+	cw, err := csvexport.NewWriter(w, CSVHeader)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 	"github.com/examsim/examsim/questions"
 )
 
@@ -103,11 +104,12 @@ func (r *Room) record(a *examsim.ClassAnswer) {
 }
 
 // nicknameKey folds a nickname as the store's uniqueness rule does.
-func nicknameKey(nick string) string { return examsim.NameKey(nick) }
+func nicknameKey(nick string) string { return namekey.Of(nick) }
 
 func (r *Room) now() time.Time { return r.hub.cfg.Now() }
 
-// closed reports whether the room takes no more answers or players.
+// closedLocked reports whether the room takes no more answers or players;
+// the caller holds mu.
 func (r *Room) closedLocked() bool {
 	return !r.run.EndedAt.IsZero() || r.run.Phase == examsim.PhaseEnded ||
 		(r.run.Mode == examsim.ModeAssignment && r.now().After(r.run.Deadline))
@@ -125,7 +127,8 @@ func (r *Room) persist(ctx context.Context, s *examsim.ClassRun) error {
 	return r.hub.cfg.Store.UpdateRunState(context.WithoutCancel(ctx), s)
 }
 
-// changed marks a change: students are woken only when what they see moves.
+// changedLocked marks a change, with mu held: students are woken only when
+// what they see moves.
 func (r *Room) changedLocked(students bool) {
 	r.live++
 	if students {

@@ -94,16 +94,12 @@ var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 // decodeYAML decodes strictly into v, reporting unknown fields and type
 // errors at their lines, and returns the node tree for line look-ups. The
 // text is parsed once: v is decoded from the node tree, and unknown fields
-// are found by walking it (parsing is most of the cost of loading a bank,
-// so plain YAML takes parsePlainYAML and the rest yaml.v3).
+// are found by walking it.
 func decodeYAML(f *file, data []byte, firstLine int, v any) (*yaml.Node, bool) {
-	root := parsePlainYAML(data)
-	if root == nil {
-		root = &yaml.Node{}
-		if err := yaml.Unmarshal(data, root); err != nil {
-			reportYAMLSyntax(f, data, firstLine, err)
-			return nil, false
-		}
+	root := &yaml.Node{}
+	if err := yaml.Unmarshal(data, root); err != nil {
+		reportYAMLSyntax(f, data, firstLine, err)
+		return nil, false
 	}
 	if root.Kind == 0 { // empty front matter
 		return root, true

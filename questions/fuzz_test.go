@@ -70,12 +70,12 @@ func FuzzLoadQuestionFile(f *testing.F) {
 			if tx == nil {
 				t.Fatalf("no %s text", l)
 			}
-			html = append(html, tx.StemHTML)
+			html = append(html, tx.StemHTML())
 			for _, o := range tx.Options {
-				html = append(html, o.HTML, o.ExplanationHTML)
+				html = append(html, o.HTML(), o.ExplanationHTML())
 			}
 			if lesson := bank.Topics[0].Lessons[l]; lesson != nil {
-				html = append(html, lesson.HTML)
+				html = append(html, lesson.HTML())
 			}
 		}
 		for _, h := range html {

@@ -420,12 +420,7 @@ func (l *loader) loadLesson(t *Topic, lang examsim.Lang, topicFile *file) *Lesso
 		}
 		lesson.revisionLine = lineOf(root, md.fmLine, 1, "source_revision")
 	}
-	html, err := renderMarkdown(body)
-	if err != nil {
-		f.add(md.bodyLine, "check.markdown", "Err", err.Error())
-		return nil
-	}
-	lesson.HTML, lesson.Markdown = html, body
+	lesson.Markdown, lesson.body = body, newRendered(f, md.bodyLine, body)
 	return lesson
 }
 
@@ -809,21 +804,18 @@ func checkSources(f *file, lines yamlLines, t *Topic, sources []Source) {
 	}
 }
 
-// buildText parses the Markdown body into the stem and options and renders
-// them, returning the text and its option letters.
+// buildText parses the Markdown body into the stem and options, to be
+// rendered on first view, returning the text and its option letters.
 func buildText(f *file, md *markdownFile, tm *textYAML, rubric *scoring.Rubric) (*Text, []string) {
 	var letters []string
 	stem, options := parseBody(f, md)
-	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem}
-	if html, err := renderMarkdown(stem); err == nil {
-		tx.StemHTML = html
-	}
+	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem,
+		stem: newRendered(f, md.bodyLine, stem)}
 	for _, o := range options {
 		letters = append(letters, o.letter)
-		opt := Option{Letter: o.letter, Markdown: strings.TrimSpace(strings.Join(o.text, "\n"))}
-		opt.HTML, _ = renderMarkdown(strings.Join(o.text, "\n"))
-		opt.ExplanationHTML, _ = renderMarkdown(strings.Join(o.explanation, "\n"))
-		tx.Options = append(tx.Options, opt)
+		text := strings.Join(o.text, "\n")
+		tx.Options = append(tx.Options, Option{Letter: o.letter, Markdown: strings.TrimSpace(text),
+			text: newRendered(f, o.line, text), explanation: newRendered(f, o.line, strings.Join(o.explanation, "\n"))})
 	}
 	return tx, letters
 }

@@ -111,10 +111,10 @@ func TestLoadGoodBank(t *testing.T) {
 	if tx.Title != "Title pl" || len(tx.Options) != 2 || tx.Options[1].Letter != "B" {
 		t.Fatalf("text = %+v", tx)
 	}
-	if strings.Contains(tx.StemHTML, "<script>") {
-		t.Errorf("raw HTML must be dropped from bank Markdown: %s", tx.StemHTML)
+	if strings.Contains(tx.StemHTML(), "<script>") {
+		t.Errorf("raw HTML must be dropped from bank Markdown: %s", tx.StemHTML())
 	}
-	if !strings.Contains(tx.Options[0].ExplanationHTML, "Wrong because.") || strings.Contains(tx.Options[0].HTML, "Wrong because") {
+	if !strings.Contains(tx.Options[0].ExplanationHTML(), "Wrong because.") || strings.Contains(tx.Options[0].HTML(), "Wrong because") {
 		t.Errorf("option text and explanation are mixed up: %+v", tx.Options[0])
 	}
 	if tx.Rubric.Version != 2 || tx.Rubric.Concepts[0].Weight != 3 || tx.Rubric.Misconceptions[0].Penalty != 40 {
@@ -124,8 +124,8 @@ func TestLoadGoodBank(t *testing.T) {
 		t.Errorf("langs: %s", diff)
 	}
 	lesson := bank.Topics[0].Lessons[examsim.Thai]
-	if !strings.Contains(lesson.HTML, `id="alpha"`) {
-		t.Errorf("lesson anchors missing: %s", lesson.HTML)
+	if !strings.Contains(lesson.HTML(), `id="alpha"`) {
+		t.Errorf("lesson anchors missing: %s", lesson.HTML())
 	}
 }
 

@@ -3,10 +3,7 @@ package questions
 import (
 	"bufio"
 	"bytes"
-	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -26,8 +23,7 @@ var md = goldmark.New(
 )
 
 // mdWriter is a reusable output for renderMarkdown: goldmark would otherwise
-// allocate a 4 KiB bufio.Writer for every text it renders, and a bank has
-// dozens of texts per question.
+// allocate a 4 KiB bufio.Writer for every text it renders.
 type mdWriter struct {
 	buf bytes.Buffer
 	w   *bufio.Writer
@@ -40,13 +36,6 @@ var mdWriters = sync.Pool{New: func() any {
 }}
 
 func renderMarkdown(src string) (string, error) {
-	if html, ok := renderPlainParagraphs(src); ok {
-		return html, nil
-	}
-	return renderGoldmark(src)
-}
-
-func renderGoldmark(src string) (string, error) {
 	m := mdWriters.Get().(*mdWriter)
 	defer mdWriters.Put(m)
 	m.buf.Reset()
@@ -60,143 +49,37 @@ func renderGoldmark(src string) (string, error) {
 	return m.buf.String(), nil
 }
 
-// renderPlainParagraphs renders text that is only paragraphs of plain
-// words and `code`, as goldmark renders them, at a fraction of the cost:
-// most option texts and explanations are such text, and rendering was a
-// fifth of loading a bank. It refuses (ok false) anything Markdown could
-// read as more: a line that starts with other than a letter, a quote, "(" or a
-// code span, or is indented, or ends in a space; outside code, any
-// character that opens inline syntax, an entity or markup; a code span
-// that is not one backtick each side of text on one line, or that starts
-// or ends with a space. TestPlainParagraphsRenderAsGoldmark holds it to
-// goldmark.
-func renderPlainParagraphs(src string) (html string, ok bool) {
-	if !utf8.ValidString(src) {
-		return "", false
-	}
-	var b strings.Builder
-	b.Grow(len(src) + 16)
-	open := false
-	for line := range strings.Lines(src) {
-		line = strings.TrimSuffix(line, "\n")
-		if strings.Trim(line, " \t") == "" { // blank to Markdown; a form feed is not
-			if open {
-				b.WriteString("</p>\n")
-				open = false
-			}
-			continue
-		}
-		if !plainLineStart(line) {
-			return "", false
-		}
-		if open {
-			b.WriteByte('\n')
-		} else {
-			b.WriteString("<p>")
-			open = true
-		}
-		if !writePlainLine(&b, line) {
-			return "", false
-		}
-	}
-	if open {
-		b.WriteString("</p>\n")
-	}
-	if b.Cap() > b.Len()+b.Len()/8 {
-		return strings.Clone(b.String()), true // the text outlives the load: no slack
-	}
-	return b.String(), true
+// rendered is a text of bank Markdown that is rendered to HTML on its first
+// view, as rubric patterns compile on their first score: rendering was a
+// sixth of loading a bank, and a process shows few of its texts. It is safe
+// for concurrent use. Bank.Render renders every text at once, so that
+// `questions check` reports a text that cannot render at its line rather
+// than leaving it to a learner's first view.
+type rendered struct {
+	src  string
+	path string // the file and line the text starts at, for Bank.Render
+	line int
+	once sync.Once
+	html string
+	err  error
 }
 
-// notPlain marks the ASCII characters plain words may not hold: controls,
-// and what opens inline syntax, an entity or markup.
-var notPlain = func() (t [utf8.RuneSelf]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	for _, c := range "\x7f\\`*_[]<&!|~{}" {
-		t[c] = true
-	}
-	return t
-}()
-
-// plainLineStart reports a paragraph line that starts as words do and does
-// not end in a space (one is dropped, two make a hard line break).
-func plainLineStart(line string) bool {
-	first, _ := utf8.DecodeRuneInString(line)
-	return (unicode.IsLetter(first) || first == '"' || first == '(' || first == '`') && line[len(line)-1] != ' '
+func newRendered(f *file, line int, src string) *rendered {
+	return &rendered{src: src, path: f.path, line: line}
 }
 
-// writePlainLine writes a line of words and code spans, escaped as goldmark
-// escapes them, and reports false for anything else in it.
-func writePlainLine(b *strings.Builder, line string) bool {
-	if strings.Contains(line, "``") {
-		return false // a run of backticks: only single ones are plain
+// render returns the text's HTML, rendering it on the first call. A text
+// that cannot render shows as nothing (Bank.Render reports it).
+func (r *rendered) render() (string, error) {
+	if r == nil {
+		return "", nil
 	}
-	for inCode := false; ; inCode = !inCode {
-		part, rest, tick := strings.Cut(line, "`")
-		switch {
-		case !inCode && !plainWords(part):
-			return false
-		case !inCode:
-			writeEscaped(b, part, "\">")
-		case !tick || !plainCode(part):
-			return false // an unclosed backtick, or code that needs more rules
-		default:
-			b.WriteString("<code>")
-			writeEscaped(b, part, "\"&<>")
-			b.WriteString("</code>")
-		}
-		if !tick {
-			return true
-		}
-		line = rest
-	}
+	r.once.Do(func() { r.html, r.err = renderMarkdown(r.src) })
+	return r.html, r.err
 }
 
-func plainWords(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < utf8.RuneSelf && notPlain[c] {
-			return false
-		}
-	}
-	return true
-}
-
-// plainCode reports code span text goldmark writes as it is, escaped: not
-// empty, no space at either end (one each side is dropped), no controls.
-func plainCode(s string) bool {
-	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// writeEscaped writes s with the characters of special escaped, as goldmark
-// escapes them.
-func writeEscaped(b *strings.Builder, s, special string) {
-	for {
-		i := strings.IndexAny(s, special)
-		if i < 0 {
-			b.WriteString(s)
-			return
-		}
-		b.WriteString(s[:i])
-		switch s[i] {
-		case '"':
-			b.WriteString("&quot;")
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		default:
-			b.WriteString("&gt;")
-		}
-		s = s[i+1:]
-	}
+// HTML is the text rendered, or "" when it cannot be.
+func (r *rendered) HTML() string {
+	html, _ := r.render()
+	return html
 }

@@ -163,7 +163,7 @@ func TestLessonSectionsInPageOrder(t *testing.T) {
 		for lang, ls := range tp.Lessons {
 			last := -1
 			for _, c := range ls.Sections {
-				i := strings.Index(ls.HTML, `id="`+c+`"`)
+				i := strings.Index(ls.HTML(), `id="`+c+`"`)
 				if i < last {
 					t.Errorf("%s %s: %s comes before the section above it in the contents", tp.ID, lang, c)
 				}

@@ -90,9 +90,12 @@ type Lesson struct {
 	Revision       int               // lesson.en.md: bumped when the English changes
 	SourceRevision int               // a translation: the English revision it was made from
 	revisionLine   int
-	HTML           string // rendered from bank Markdown, raw HTML dropped
 	Markdown       string // the lesson's body as written, for clients that render it themselves
+	body           *rendered
 }
+
+// HTML is the lesson rendered from bank Markdown, raw HTML dropped.
+func (ls *Lesson) HTML() string { return ls.body.HTML() }
 
 // Question is one scenario question in every language.
 type Question struct {
@@ -108,20 +111,29 @@ type Question struct {
 // Text is what a learner reads of a question in one language.
 type Text struct {
 	Title        string
-	StemHTML     string
 	StemMarkdown string // the stem as written, for the cue check
 	Options      []Option
 	Rubric       *scoring.Rubric
 	Sources      []Source
+	stem         *rendered
 }
+
+// StemHTML is the stem rendered from bank Markdown, raw HTML dropped.
+func (t *Text) StemHTML() string { return t.stem.HTML() }
 
 // Option is one answer choice.
 type Option struct {
-	Letter          string
-	Markdown        string // the option's text as written, for the cue check
-	HTML            string
-	ExplanationHTML string
+	Letter      string
+	Markdown    string // the option's text as written, for the cue check
+	text        *rendered
+	explanation *rendered
 }
+
+// HTML is the option's text rendered from bank Markdown, raw HTML dropped.
+func (o Option) HTML() string { return o.text.HTML() }
+
+// ExplanationHTML is the option's explanation rendered from bank Markdown.
+func (o Option) ExplanationHTML() string { return o.explanation.HTML() }
 
 // Source is where a question's facts come from.
 type Source struct {
@@ -196,6 +208,43 @@ func (q *Question) In(lang examsim.Lang) *Text {
 	return nil
 }
 
+// Render renders every Markdown text of the bank now, rather than on its
+// first view, and reports each that cannot render at its line: `questions
+// check` runs it, so no text's error waits for a learner to find it.
+func (b *Bank) Render() Problems {
+	var problems Problems
+	for _, r := range b.texts() {
+		if _, err := r.render(); err != nil {
+			problems = append(problems, NewProblem(r.path, r.line, "check.markdown", "Err", err.Error()))
+		}
+	}
+	return problems
+}
+
+// texts is every Markdown text of the bank: lessons, then each question's
+// stems, options and explanations.
+func (b *Bank) texts() []*rendered {
+	var out []*rendered
+	for _, t := range b.Topics {
+		for _, l := range examsim.Langs {
+			if ls := t.Lessons[l]; ls != nil {
+				out = append(out, ls.body)
+			}
+		}
+	}
+	for _, q := range b.Questions {
+		for _, l := range examsim.Langs {
+			if tx := q.Texts[l]; tx != nil {
+				out = append(out, tx.stem)
+				for _, o := range tx.Options {
+					out = append(out, o.text, o.explanation)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Problem is one thing wrong with a bank file.
 type Problem struct {
 	Path string
@@ -248,9 +297,9 @@ func Coverage(b *Bank, t *Topic) map[string]map[examsim.Lang]int {
 
 // ItemKeys is what item statistics need of the bank: every question's key
 // and option letters (the same in every language).
-func (bank *Bank) ItemKeys() []examsim.ItemKey {
+func (b *Bank) ItemKeys() []examsim.ItemKey {
 	var out []examsim.ItemKey
-	for _, q := range bank.Questions {
+	for _, q := range b.Questions {
 		k := examsim.ItemKey{ID: q.ID, Answer: q.Answer}
 		for _, l := range examsim.Langs {
 			if tx := q.Text(l); tx != nil {

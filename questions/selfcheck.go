@@ -38,9 +38,9 @@ func (q *Question) SelfCheck(lang examsim.Lang) []SelfCheck {
 	}
 	var out []SelfCheck
 	for _, o := range tx.Options {
-		c := SelfCheck{Letter: o.Letter, Keyed: o.Letter == q.Answer, Text: plainHTML(o.HTML)}
+		c := SelfCheck{Letter: o.Letter, Keyed: o.Letter == q.Answer, Text: plainHTML(o.HTML())}
 		if c.Keyed {
-			c.Text += " " + DropVerdict(plainHTML(o.ExplanationHTML))
+			c.Text += " " + DropVerdict(plainHTML(o.ExplanationHTML()))
 		}
 		res, err := tx.Rubric.Score(c.Text)
 		if err != nil {

@@ -28,9 +28,9 @@ var Agents = []AgentKind{Structured, Naive}
 // MaxRetries is how often either agent resends the same call.
 const MaxRetries = 3
 
-// Backoff parameters of the structured agent: exponential from BaseBackoff,
-// with "equal jitter" (half fixed, half random) so that many clients retrying
-// at once spread out.
+// BaseBackoff is the structured agent's first wait: its backoff doubles from
+// it, with "equal jitter" (half fixed, half random) so that many clients
+// retrying at once spread out.
 const BaseBackoff = time.Second
 
 // backoff returns the wait before retry number n (from 0).

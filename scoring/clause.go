@@ -211,52 +211,34 @@ type scopeReach struct {
 	blocked []bool
 }
 
-// thaiGap reports a space between tokens a and b where either is Thai.
-func (r scopeReach) thaiGap(a, b int) bool {
-	return (r.toks[a].thai || r.toks[b].thai) && r.toks[b].start > r.toks[a].end
-}
-
 // forward returns the last token a scope opened after token i reaches.
 // Thai marks phrases with spaces: a scope crosses one (between "retry"
 // and "ไม่ช่วย") but stops at the next.
-func (r scopeReach) forward(i, units int) int {
-	toks := r.toks
-	j, gaps := i, 0
-	for k := i + 1; k < len(toks) && toks[k].clause == toks[i].clause && toks[k].pos-toks[i].pos <= units && !r.blocked[k]; k++ {
-		if r.thaiGap(k-1, k) {
-			if gaps++; gaps > 1 {
-				break
-			}
-		}
-		j = k
-	}
-	return j
-}
+func (r scopeReach) forward(i, units int) int { return r.reach(i, units, +1, false) }
 
 // backward returns the first token a scope opened before token i reaches.
-func (r scopeReach) backward(i, units int) int {
-	toks := r.toks
-	j, gaps := i, 0
-	for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !r.blocked[k]; k-- {
-		if r.thaiGap(k, k+1) {
-			if gaps++; gaps > 1 {
-				break
-			}
-		}
-		j = k
-	}
-	return j
-}
+func (r scopeReach) backward(i, units int) int { return r.reach(i, units, -1, false) }
 
 // backwardOverTerms is backward for a refutation that follows what it
 // rejects: it reaches back over English terms inside a Thai clause
 // ("การรันใหม่ด้วย timeout ที่ยาวขึ้นมีแต่จะ…"): only a space between two
 // Thai words counts as a phrase break there.
-func (r scopeReach) backwardOverTerms(i, units int) int {
+func (r scopeReach) backwardOverTerms(i, units int) int { return r.reach(i, units, -1, true) }
+
+// reach walks from token i by step (+1 or -1) while the tokens stay in i's
+// clause, within units of it and unblocked, and returns the farthest token
+// it reaches. It crosses one phrase break and stops at the next: a space
+// next to a Thai word, or with bothThai, a space between two Thai words.
+func (r scopeReach) reach(i, units, step int, bothThai bool) int {
 	toks := r.toks
 	j, gaps := i, 0
-	for k := i - 1; k >= 0 && toks[k].clause == toks[i].clause && toks[i].pos-toks[k].pos <= units && !r.blocked[k]; k-- {
-		if toks[k].thai && toks[k+1].thai && toks[k+1].start > toks[k].end {
+	for k := i + step; k >= 0 && k < len(toks) && toks[k].clause == toks[i].clause && abs(toks[k].pos-toks[i].pos) <= units && !r.blocked[k]; k += step {
+		a, b := min(k, k-step), max(k, k-step) // the pair in text order
+		thai := toks[a].thai || toks[b].thai
+		if bothThai {
+			thai = toks[a].thai && toks[b].thai
+		}
+		if thai && toks[b].start > toks[a].end {
 			if gaps++; gaps > 1 {
 				break
 			}
@@ -946,3 +928,5 @@ func labelsLater(text string, from int) bool {
 }
 
 func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func abs(n int) int { return max(n, -n) }

@@ -129,7 +129,7 @@ func (r Result) MisconceptionIDs() []string {
 	return out
 }
 
-// CheckLength returns an EINVALID-class error when text is over the limit.
+// CheckLength returns an ETOOLARGE error when text is over the limit.
 func CheckLength(text string) error {
 	if utf8.RuneCountInString(text) > MaxExplanation {
 		return examsim.E(examsim.ETOOLARGE, "error.explanation_too_long", "Max", MaxExplanation)

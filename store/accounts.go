@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 )
 
 var _ examsim.AccountService = (*LearnerService)(nil)
@@ -26,7 +27,7 @@ func (s *LearnerService) CreateAccount(ctx context.Context, username, password s
 	}
 	var id int64
 	err = s.db.db.QueryRowContext(ctx, `INSERT INTO learners (username, username_key, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
-		username, examsim.NameKey(username), hash, string(role), s.db.now().Format(time.RFC3339)).Scan(&id)
+		username, namekey.Of(username), hash, string(role), s.db.now().Format(time.RFC3339)).Scan(&id)
 	if err != nil {
 		return nil, dbError(err)
 	}

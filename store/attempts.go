@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/jsonslice"
 )
 
 // AttemptService is the SQL implementation (SQLite or PostgreSQL) of examsim.AttemptService.
@@ -48,8 +49,8 @@ func insertAttempt(ctx context.Context, db execer, a *examsim.Attempt) error {
 	if a.Source == "" {
 		a.Source = examsim.SourcePractice
 	}
-	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
-	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
+	concepts, _ := json.Marshal(jsonslice.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(jsonslice.NonNil(a.Misconceptions))
 	examID := sql.NullInt64{Int64: a.ExamID, Valid: a.ExamID != 0}
 	err := db.QueryRowContext(ctx, `INSERT INTO attempts
 		(learner_id, question_id, lang, choice, correct, explanation, score, band, concepts, misconceptions, rubric_version, created_at, source, exam_id, class_title, `+wholeVerdictColumns("")+`)
@@ -166,8 +167,8 @@ func (s *AttemptService) EachAttempt(ctx context.Context, fn func(*examsim.Attem
 // never disagree. A teacher's regrade lives apart, in human_grades, and is
 // never touched here.
 func (s *AttemptService) UpdateScore(ctx context.Context, a *examsim.Attempt) error {
-	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
-	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
+	concepts, _ := json.Marshal(jsonslice.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(jsonslice.NonNil(a.Misconceptions))
 	args := append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion},
 		append(wholeVerdictArgs(&a.Verdict), a.ID)...)
 	tx, err := s.db.db.BeginTx(ctx, nil)

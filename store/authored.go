@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/jsonslice"
 	"github.com/mattn/go-sqlite3"
 )
 
@@ -36,7 +37,7 @@ type authoredBody struct {
 }
 
 func encodeAuthored(q *examsim.AuthoredQuestion) (body, langs string) {
-	b, _ := json.Marshal(authoredBody{Topic: q.Topic, Concepts: examsim.NonNil(q.Concepts), Difficulty: q.Difficulty,
+	b, _ := json.Marshal(authoredBody{Topic: q.Topic, Concepts: jsonslice.NonNil(q.Concepts), Difficulty: q.Difficulty,
 		Answer: q.Answer, LessonSource: q.LessonSource, Texts: q.Texts, Rubric: q.Rubric})
 	var ls []string
 	for _, l := range q.Langs() {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/jsonslice"
+	"github.com/examsim/examsim/internal/namekey"
 )
 
 // ClassroomService is the SQL implementation (SQLite or PostgreSQL) of examsim.ClassroomService.
@@ -43,7 +45,7 @@ func (s *ClassroomService) CreateQuiz(ctx context.Context, q *examsim.Quiz) erro
 	}
 	now := s.db.now()
 	q.CreatedAt, q.UpdatedAt = now, now
-	ids, _ := json.Marshal(examsim.NonNil(q.QuestionIDs))
+	ids, _ := json.Marshal(jsonslice.NonNil(q.QuestionIDs))
 	err := s.db.db.QueryRowContext(ctx, `INSERT INTO class_quizzes
 		(owner_id, title, question_ids, seconds_per_question, scoring, leaderboard, explanations, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -60,7 +62,7 @@ func (s *ClassroomService) UpdateQuiz(ctx context.Context, q *examsim.Quiz) erro
 		return err
 	}
 	q.UpdatedAt = s.db.now()
-	ids, _ := json.Marshal(examsim.NonNil(q.QuestionIDs))
+	ids, _ := json.Marshal(jsonslice.NonNil(q.QuestionIDs))
 	res, err := s.db.db.ExecContext(ctx, `UPDATE class_quizzes SET title = ?, question_ids = ?, seconds_per_question = ?,
 		scoring = ?, leaderboard = ?, explanations = ?, updated_at = ? WHERE id = ? AND owner_id = ?`,
 		q.Title, string(ids), q.SecondsPerQuestion, string(q.Scoring), q.Leaderboard, string(q.Explanations),
@@ -131,7 +133,7 @@ func (s *ClassroomService) CreateRun(ctx context.Context, run *examsim.ClassRun)
 	if run.Phase == "" {
 		run.Phase = examsim.PhaseLobby
 	}
-	ids, _ := json.Marshal(examsim.NonNil(run.Quiz.QuestionIDs))
+	ids, _ := json.Marshal(jsonslice.NonNil(run.Quiz.QuestionIDs))
 	for try := 0; try < 20; try++ {
 		run.Code = newCode()
 		err := s.db.db.QueryRowContext(ctx, `INSERT INTO class_sessions
@@ -302,7 +304,7 @@ func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) 
 	return s.underLease(ctx, p.RunID, p.Epoch, func(q execQuerier) error {
 		err := q.QueryRowContext(ctx, `INSERT INTO class_players
 		(session_id, nickname, nickname_key, lang, learner_id, rejoin_hash, joined_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			p.RunID, p.Nickname, examsim.NameKey(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt)).Scan(&p.ID)
+			p.RunID, p.Nickname, namekey.Of(p.Nickname), string(p.Lang), learner, p.RejoinHash, fmtTime(p.JoinedAt)).Scan(&p.ID)
 		if isUnique(err) {
 			return examsim.E(examsim.ECONFLICT, "join.error_nickname_taken", "Nickname", p.Nickname)
 		}
@@ -396,8 +398,8 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		if a.CreatedAt.IsZero() {
 			a.CreatedAt = now
 		}
-		concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
-		miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
+		concepts, _ := json.Marshal(jsonslice.NonNil(a.Concepts))
+		miscon, _ := json.Marshal(jsonslice.NonNil(a.Misconceptions))
 		var id int64
 		inserted := false
 		err := s.db.alone(ctx, tx, func() error {
@@ -476,8 +478,8 @@ func (s *ClassroomService) ListPendingAnswers(ctx context.Context) ([]*examsim.C
 
 // UpdateAnswerScore stores a class answer's new automatic verdict and points.
 func (s *ClassroomService) UpdateAnswerScore(ctx context.Context, a *examsim.ClassAnswer) error {
-	concepts, _ := json.Marshal(examsim.NonNil(a.Concepts))
-	miscon, _ := json.Marshal(examsim.NonNil(a.Misconceptions))
+	concepts, _ := json.Marshal(jsonslice.NonNil(a.Concepts))
+	miscon, _ := json.Marshal(jsonslice.NonNil(a.Misconceptions))
 	_, err := s.db.db.ExecContext(ctx, `UPDATE class_answers SET explanation_score = ?, band = ?, concepts = ?, misconceptions = ?,
 		rubric_version = ?, points = ?, pending = ?, confidence = ?, evidence = ? WHERE id = ?`,
 		append(append([]any{examsim.BandScore(a.Band), a.Band, string(concepts), string(miscon), a.RubricVersion, a.Points},

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 )
 
 //go:embed migrations/*.sql migrations/postgres/*.sql
@@ -148,7 +148,7 @@ func (db *DB) migrateAll(ctx context.Context) error {
 }
 
 // refoldUsernameKeys recomputes every saved username key when they were
-// made by another version of examsim.NameKey, in one transaction. As in
+// made by another version of namekey.Of, in one transaction. As in
 // fillUsernameKeys, of two accounts that now fold alike the older keeps
 // the key and the other keeps none (and goes on working).
 func (db *DB) refoldUsernameKeys(ctx context.Context) error {
@@ -156,7 +156,7 @@ func (db *DB) refoldUsernameKeys(ctx context.Context) error {
 	if err := db.db.QueryRowContext(ctx, `SELECT version FROM name_key_version`).Scan(&version); err != nil {
 		return fmt.Errorf("store: username key version: %w", err)
 	}
-	if version == examsim.NameKeyVersion {
+	if version == namekey.Version {
 		return nil
 	}
 	tx, err := db.db.BeginTx(ctx, nil)
@@ -178,7 +178,7 @@ func (db *DB) refoldUsernameKeys(ctx context.Context) error {
 			return fmt.Errorf("store: refolding username keys: %w", err)
 		}
 		ids = append(ids, id)
-		keys[id] = examsim.NameKey(name)
+		keys[id] = namekey.Of(name)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fmt.Errorf("store: refolding username keys: %w", err)
@@ -195,7 +195,7 @@ func (db *DB) refoldUsernameKeys(ctx context.Context) error {
 			return fmt.Errorf("store: username key of account %d: %w", id, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE name_key_version SET version = ?`, examsim.NameKeyVersion); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE name_key_version SET version = ?`, namekey.Version); err != nil {
 		return fmt.Errorf("store: username key version: %w", err)
 	}
 	return tx.Commit()
@@ -227,7 +227,7 @@ func (db *DB) fillUsernameKeys(ctx context.Context) error {
 		return fmt.Errorf("store: username keys: %w", err)
 	}
 	for _, a := range todo {
-		_, err := db.db.ExecContext(ctx, `UPDATE learners SET username_key = ? WHERE id = ?`, examsim.NameKey(a.name), a.id)
+		_, err := db.db.ExecContext(ctx, `UPDATE learners SET username_key = ? WHERE id = ?`, namekey.Of(a.name), a.id)
 		if err != nil && !isUnique(err) {
 			return fmt.Errorf("store: username key of account %d: %w", a.id, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/jsonslice"
 )
 
 // DisputeService is the SQL implementation (SQLite or PostgreSQL) of examsim.DisputeService.
@@ -147,7 +148,7 @@ func (s *DisputeService) Regrade(ctx context.Context, g *examsim.HumanGrade) err
 	if err != nil {
 		return dbError(err)
 	}
-	concepts, _ := json.Marshal(examsim.NonNil(g.Concepts))
+	concepts, _ := json.Marshal(jsonslice.NonNil(g.Concepts))
 	grader := sql.NullInt64{Int64: g.GraderID, Valid: g.GraderID != 0}
 	// #nosec G202 -- col is one of two fixed column names, never input.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO human_grades (`+col+`, band, concepts, grader_id, graded_at, note) VALUES (?, ?, ?, ?, ?, ?)

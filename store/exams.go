@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/jsonslice"
 )
 
 // ExamService is the SQL implementation (SQLite or PostgreSQL) of examsim.ExamService.
@@ -42,7 +43,7 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 		return dbError(err)
 	}
 	defer tx.Rollback()
-	topics, _ := json.Marshal(examsim.NonNil(e.Topics))
+	topics, _ := json.Marshal(jsonslice.NonNil(e.Topics))
 	var id int64
 	err = tx.QueryRowContext(ctx, `INSERT INTO exams
 		(learner_id, lang, topics, concept, missed_only, pass_mark, seed, started_at, deadline, blueprint)
@@ -53,7 +54,7 @@ func (s *ExamService) CreateExam(ctx context.Context, e *examsim.Exam) error {
 		return dbError(err)
 	}
 	for _, it := range e.Items {
-		order, _ := json.Marshal(examsim.NonNil(it.Options))
+		order, _ := json.Marshal(jsonslice.NonNil(it.Options))
 		if _, err := tx.ExecContext(ctx, `INSERT INTO exam_items (exam_id, position, question_id, option_order) VALUES (?, ?, ?, ?)`,
 			id, it.Position, it.QuestionID, string(order)); err != nil {
 			return dbError(err)
@@ -257,8 +258,8 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 			}
 			it.AttemptID = a.ID
 		}
-		concepts, _ := json.Marshal(examsim.NonNil(it.Concepts))
-		miscon, _ := json.Marshal(examsim.NonNil(it.Misconceptions))
+		concepts, _ := json.Marshal(jsonslice.NonNil(it.Concepts))
+		miscon, _ := json.Marshal(jsonslice.NonNil(it.Misconceptions))
 		attemptID := sql.NullInt64{Int64: it.AttemptID, Valid: it.AttemptID != 0}
 		if _, err := tx.ExecContext(ctx, `UPDATE exam_items SET correct = ?, score = ?, band = ?, concepts = ?, misconceptions = ?,
 			rubric_version = ?, attempt_id = ?, pending = ?, confidence = ?, evidence = ? WHERE exam_id = ? AND position = ?`,

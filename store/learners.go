@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 )
 
 // Password and username rules, checked before anything is stored.
@@ -93,7 +94,7 @@ func (s *LearnerService) Register(ctx context.Context, id int64, username, passw
 	}
 	res, err := s.db.db.ExecContext(ctx,
 		`UPDATE learners SET username = ?, username_key = ?, password_hash = ? WHERE id = ? AND username IS NULL`,
-		username, examsim.NameKey(username), hash, id)
+		username, namekey.Of(username), hash, id)
 	if err != nil {
 		return nil, dbError(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 	"github.com/examsim/examsim/store"
 )
 
@@ -105,11 +106,11 @@ func TestUsernameKeysFollowTheFoldVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if got, want := db.QueryString(t, `SELECT username_key FROM learners WHERE username = 'AIice'`), examsim.NameKey("AIice"); got != want {
+	if got, want := db.QueryString(t, `SELECT username_key FROM learners WHERE username = 'AIice'`), namekey.Of("AIice"); got != want {
 		t.Errorf("AIice's key after reopening = %q, want %q", got, want)
 	}
-	if got := db.QueryString(t, `SELECT CAST(version AS TEXT) FROM name_key_version`); got != fmt.Sprint(examsim.NameKeyVersion) {
-		t.Errorf("fold version = %s, want %d", got, examsim.NameKeyVersion)
+	if got := db.QueryString(t, `SELECT CAST(version AS TEXT) FROM name_key_version`); got != fmt.Sprint(namekey.Version) {
+		t.Errorf("fold version = %s, want %d", got, namekey.Version)
 	}
 	if _, err := store.NewLearnerService(db).CreateAccount(ctx, "Alice", "a less common passphrase", examsim.RoleLearner); examsim.ErrorCode(err) != examsim.ECONFLICT {
 		t.Errorf("Alice beside the older AIice: %v, want a conflict", err)

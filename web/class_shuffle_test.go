@@ -15,7 +15,7 @@ import (
 // plainOption is an option's text as a page shows it, without markup.
 func plainOption(t *testing.T, o questions.Option) string {
 	t.Helper()
-	doc, err := goquery.NewDocumentFromReader(strings.NewReader(o.HTML))
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(o.HTML()))
 	if err != nil {
 		t.Fatal(err)
 	}

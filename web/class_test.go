@@ -152,7 +152,7 @@ func TestClassroomRoom(t *testing.T) {
 			t.Errorf("%s student sees the key before the reveal", lang)
 		}
 		for _, o := range q.Text(examsim.Lang(lang)).Options {
-			if strings.Contains(p.body, strings.TrimSpace(o.ExplanationHTML)) {
+			if strings.Contains(p.body, strings.TrimSpace(o.ExplanationHTML())) {
 				t.Errorf("%s student's page holds option %s's explanation", lang, o.Letter)
 			}
 		}

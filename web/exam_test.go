@@ -64,7 +64,7 @@ func shownLetterOf(t *testing.T, p *page, tx *questions.Text, own string) string
 	var want string
 	for _, o := range tx.Options {
 		if o.Letter == own {
-			want = fragmentText(o.HTML)
+			want = fragmentText(o.HTML())
 		}
 	}
 	found := ""
@@ -282,7 +282,7 @@ func TestExamTakeReviewSubmit(t *testing.T) {
 			s.Find(`[data-testid^=explained-]`).Each(func(_ int, o *goquery.Selection) {
 				own := o.AttrOr("data-own", "")
 				for _, opt := range tx.Options {
-					if opt.Letter == own && squash(o.Find(".why").Text()) != fragmentText(opt.ExplanationHTML) {
+					if opt.Letter == own && squash(o.Find(".why").Text()) != fragmentText(opt.ExplanationHTML()) {
 						t.Errorf("item %d: option %s shows another option's explanation", i+1, own)
 					}
 				}

@@ -124,19 +124,19 @@ func (s *Server) handleExamAnswer(c echo.Context) error {
 	// The one rule for an answer (an exam item may be left open); the error
 	// names the letter as the learner saw it.
 	if err := tx.CheckAnswer(own, form.Explanation, true); err != nil {
-		var e *examsim.Error
-		if errors.As(err, &e) && e.MessageID == "practice.error_bad_choice" {
-			e = examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", form.Choice)
+		var bad *examsim.Error
+		if errors.As(err, &bad) && bad.MessageID == "practice.error_bad_choice" {
+			err = examsim.E(examsim.EINVALID, "practice.error_bad_choice", "Choice", form.Choice)
 			form.Choice = ""
 		}
-		form.Error = p.errorText(e)
-	}
-	if form.Error != "" {
-		v, err := s.examQuestionView(c, e, it, form)
-		if err != nil {
-			return err
-		}
-		return Render(c, http.StatusUnprocessableEntity, ExamQuestionPage(v))
+		return formError(c, err, func(_ int, reason string) error {
+			form.Error = reason
+			v, err := s.examQuestionView(c, e, it, form)
+			if err != nil {
+				return err
+			}
+			return Render(c, http.StatusUnprocessableEntity, ExamQuestionPage(v))
+		})
 	}
 
 	now := s.now()

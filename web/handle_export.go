@@ -9,6 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/csvexport"
+	"github.com/examsim/examsim/internal/jsonslice"
 )
 
 // exportDoc is everything examsim keeps about a learner, as the JSON export
@@ -120,8 +122,8 @@ func (s *Server) export(c echo.Context) (*exportDoc, error) {
 			Explanation: a.Explanation, Score: a.Score(), Band: a.EffectiveBand(), AutoBand: a.Band, Regraded: a.Human != nil,
 			TeacherNote:    teacherNoteText(a.Human),
 			ScorePending:   a.Pending,
-			Concepts:       examsim.NonNil(a.Concepts),
-			Misconceptions: examsim.NonNil(a.Misconceptions), RubricVersion: a.RubricVersion,
+			Concepts:       jsonslice.NonNil(a.Concepts),
+			Misconceptions: jsonslice.NonNil(a.Misconceptions), RubricVersion: a.RubricVersion,
 		})
 	}
 	exams, err := s.Exams.ListExams(ctx, l.ID, 1_000_000)
@@ -193,7 +195,7 @@ func (s *Server) handleExportCSV(c echo.Context) error {
 }
 
 func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []exportAttempt) error {
-	cw, err := examsim.NewCSVWriter(w, csvHeader)
+	cw, err := csvexport.NewWriter(w, csvHeader)
 	if err != nil {
 		return err
 	}
@@ -212,8 +214,8 @@ func writeHistoryCSV(w interface{ Write([]byte) (int, error) }, attempts []expor
 	return cw.Flush()
 }
 
-// csvCell is the exports' one cell escape, examsim.EscapeCSVCell.
-var csvCell = examsim.EscapeCSVCell
+// csvCell is the exports' one cell escape, csvexport.EscapeCell.
+var csvCell = csvexport.EscapeCell
 
 // teacherNoteText is the note written with a regrade, "" without one.
 func teacherNoteText(h *examsim.HumanGrade) string {

@@ -12,7 +12,7 @@ import (
 // bank is loaded.
 func (s *Server) handleHealthz(c echo.Context) error {
 	if s.Ping != nil {
-		if err := s.Ping(c.Request()); err != nil {
+		if err := s.Ping(c.Request().Context()); err != nil {
 			return &examsim.Error{Code: examsim.EUNAVAILABLE, MessageID: "error.unavailable", Detail: err.Error()}
 		}
 	}

@@ -135,7 +135,7 @@ func LearnPage(tp *questions.Topic, ls *questions.Lesson) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templ.Raw(wrapTables(ls.HTML, t(ctx, "learn.table"))).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = templ.Raw(wrapTables(ls.HTML(), t(ctx, "learn.table"))).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

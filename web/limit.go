@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 	"github.com/examsim/examsim/web/internal/ratelimit"
 )
 
@@ -87,7 +87,7 @@ func newLimits(cfg Config) limits {
 // accountKey is what the per-account login limit counts: usernames are one
 // name ignoring case and look-alikes, so the limit is too.
 func accountKey(username string) string {
-	k := examsim.NameKey(username)
+	k := namekey.Of(username)
 	if len(k) > 64 {
 		k = k[:64]
 	}

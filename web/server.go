@@ -5,7 +5,6 @@ package web
 import (
 	"io/fs"
 	"log/slog"
-	"net/http"
 	"net/netip"
 	"time"
 
@@ -21,21 +20,18 @@ import (
 
 // Config is what the server needs; cmd/examsim fills it in.
 type Config struct {
-	Bank     *questions.Bank
-	Catalog  *i18n.Catalog
-	Learners examsim.LearnerService
-	Attempts examsim.AttemptService
-	// Exams stores timed exams; Reviews reads the spaced-review schedule.
-	Exams   examsim.ExamService
-	Reviews examsim.ReviewService
-	// Sessions keeps browser sessions server-side; the session cookie holds
-	// only a random token.
-	Sessions examsim.SessionService
+	Bank    *questions.Bank
+	Catalog *i18n.Catalog
+	// Services are the storage services (store.NewServices), and /healthz's
+	// Ping. Sessions keep browser sessions server-side (the session cookie
+	// holds only a random token). The classroom pages answer 404 without
+	// Classes and Accounts, flagging and the grading queue without
+	// Disputes, /class/items without ItemStats, and /class/questions
+	// without Authored.
+	examsim.Services
 	// Now is the clock exams, reviews, sessions and rate limits are timed
 	// by; nil means time.Now. Tests set it to move time without sleeping.
 	Now func() time.Time
-	// Ping reports whether the database answers, for /healthz.
-	Ping func(*http.Request) error
 	// CookieKey checks the signed identity cookies examsim set before it
 	// kept sessions server-side, so anonymous learners keep their history
 	// across the update; keep it secret and stable.
@@ -52,8 +48,6 @@ type Config struct {
 	RateLimits RateLimits
 	// Sandbox is the live MCP sandbox served at /mcp and watched on /sandbox.
 	Sandbox *sandbox.Sandbox
-	// Predictions stores what learners predicted in the sandbox.
-	Predictions examsim.PredictionService
 	// MCPAllowAnyHost turns off the MCP SDK's refusal of non-local Host
 	// headers on /mcp (its DNS-rebinding protection), for a deployment behind
 	// a reverse proxy on the same machine that checks Host itself.
@@ -73,20 +67,8 @@ type Config struct {
 	AnonymousAnswersPerClient Limit
 	Logger                    *slog.Logger
 
-	// Classroom runs live classroom sessions on Classes; Accounts manages
-	// roles for the admin page. The classroom pages answer 404 without them.
+	// Classroom runs live classroom sessions on Classes.
 	Classroom *classroom.Hub
-	Classes   examsim.ClassroomService
-	Accounts  examsim.AccountService
-	// Disputes stores learners' flags on their scores and teachers'
-	// regrades; flagging and the grading queue answer 404 without it.
-	Disputes examsim.DisputeService
-	// ItemStats reads the answers behind /class/items, the item statistics
-	// page; it answers 404 without them.
-	ItemStats examsim.ResponseSource
-	// Authored stores teachers' own questions (/class/questions); those
-	// pages answer 404 without it.
-	Authored examsim.AuthoredQuestionService
 	// BankFiles is the folder Bank was loaded from; teachers' questions are
 	// checked and rendered with its topics. nil means the embedded bank.
 	BankFiles fs.FS
@@ -113,18 +95,6 @@ type Config struct {
 	// measures a room's fan-out against (examsim serve --bench-ceiling). Off in
 	// production: it is of no use to anyone else.
 	BenchCeiling bool
-}
-
-// UseServices sets every storage service of cfg, and /healthz's Ping,
-// from svc (store.NewServices).
-func (cfg *Config) UseServices(svc examsim.Services) {
-	cfg.Learners, cfg.Sessions, cfg.Attempts = svc.Learners, svc.Sessions, svc.Attempts
-	cfg.Exams, cfg.Reviews, cfg.Predictions = svc.Exams, svc.Reviews, svc.Predictions
-	cfg.Classes, cfg.Accounts, cfg.Disputes, cfg.ItemStats = svc.Classes, svc.Accounts, svc.Disputes, svc.ItemStats
-	cfg.Authored = svc.Authored
-	if ping := svc.Ping; ping != nil {
-		cfg.Ping = func(r *http.Request) error { return ping(r.Context()) }
-	}
 }
 
 // Server is the web application.

@@ -72,7 +72,5 @@ func startForBenchmark(b *testing.B, bankDir, dbPath string) {
 	services := store.NewServices(db)
 	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank})
 	defer hub.Close()
-	cfg := web.Config{Bank: bank, Catalog: catalog, CookieKey: key, Sandbox: sandbox.New(), Classroom: hub}
-	cfg.UseServices(services)
-	web.New(cfg)
+	web.New(web.Config{Services: services, Bank: bank, Catalog: catalog, CookieKey: key, Sandbox: sandbox.New(), Classroom: hub})
 }

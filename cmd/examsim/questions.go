@@ -6,34 +6,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/examsim/examsim/questions"
 )
 
-// loadGCPercent is GOGC while a bank loads (BENCHMARKS.md, start-up).
-const loadGCPercent = 400
-
-// bankLoads serialises loads, so two at once (tests) cannot restore each
-// other's GC setting in the wrong order and leave it raised.
-var bankLoads sync.Mutex
-
 // loadBank loads the bank in dir, or the embedded one when dir is empty.
 func loadBank(dir string) (*questions.Bank, questions.Problems) {
-	// Loading makes garbage several times the bank's size and keeps little;
-	// a fresh process collecting at every doubling of a small heap spends a
-	// third of its start-up in the GC. The heap that stays is the same, and
-	// serve hands the garbage back once it listens (debug.FreeOSMemory).
-	bankLoads.Lock()
-	defer bankLoads.Unlock()
-	// Only ever raised: an operator's larger GOGC, or GOGC=off (-1), stays.
-	if prev := debug.SetGCPercent(loadGCPercent); prev < 0 || prev > loadGCPercent {
-		debug.SetGCPercent(prev)
-	} else {
-		defer debug.SetGCPercent(prev)
-	}
 	if dir == "" {
 		fsys, name := questions.Embedded()
 		return questions.Load(fsys, name)
@@ -62,6 +41,9 @@ func runQuestionsCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	bank, problems := loadBank(fs.Arg(0))
+	if len(problems) == 0 {
+		problems = bank.Render() // serve renders on first view; check renders all now
+	}
 	if len(problems) > 0 {
 		fmt.Fprintln(stdout, problems.Error())
 		fmt.Fprintf(stderr, "%d problems; fix them and run the check again\n", len(problems))

@@ -207,13 +207,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	hub := classroom.NewHub(hubCfg)
 	defer hub.Close() // on every way out, after the server stops and before the database closes
 	cfg := web.Config{
-		Bank: bank, BankFiles: bankFiles(o.qdir), Catalog: catalog, Logger: logger, CookieKey: key,
+		Services: services, Bank: bank, BankFiles: bankFiles(o.qdir), Catalog: catalog, Logger: logger, CookieKey: key,
 		Sandbox: sandbox.New(), MCPAllowAnyHost: o.mcpAnyHost, MCPAllowedOrigins: o.origins, Classroom: hub,
 		MetricsToken: os.Getenv("EXAMSIM_METRICS_TOKEN"), BenchCeiling: o.benchCeiling,
 		SecureCookies: o.tlsConfig != nil, TrustedProxies: o.proxies,
 		PublicURL: o.publicURL, ListenAddr: o.addr, LANAddrs: lanAddrs(),
 	}
-	cfg.UseServices(services)
 	handler := web.New(cfg)
 	// Headers must arrive within 10 s and an idle keep-alive connection is
 	// closed after 2 minutes; a body must arrive within web.DefaultBodyTimeout

@@ -73,11 +73,11 @@ func TestExportLoadsAsABank(t *testing.T) {
 			t.Fatal("the exported question is not in the zip")
 		}
 		tx := q.Text(examsim.English)
-		if len(tx.Options) != 2 || !strings.Contains(tx.StemHTML, "## B") || strings.Contains(tx.StemHTML, "<script") {
-			t.Errorf("stem not kept as written and sanitised: %d options, stem %q", len(tx.Options), tx.StemHTML)
+		if len(tx.Options) != 2 || !strings.Contains(tx.StemHTML(), "## B") || strings.Contains(tx.StemHTML(), "<script") {
+			t.Errorf("stem not kept as written and sanitised: %d options, stem %q", len(tx.Options), tx.StemHTML())
 		}
-		if !strings.Contains(tx.Options[1].HTML, "&gt; after a backoff") {
-			t.Errorf("option B's quoted line became an explanation: %q", tx.Options[1].HTML)
+		if !strings.Contains(tx.Options[1].HTML(), "&gt; after a backoff") {
+			t.Errorf("option B's quoted line became an explanation: %q", tx.Options[1].HTML())
 		}
 		if tx.Rubric.Version != 2 || len(tx.Rubric.Concepts) != 1 {
 			t.Errorf("rubric %+v: want version 2 with one concept", tx.Rubric)

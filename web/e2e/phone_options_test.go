@@ -59,7 +59,7 @@ func TestPhoneShowsEveryOptionWhole(t *testing.T) {
 		for _, lang := range examsim.Langs {
 			if tx := q.Text(lang); tx != nil {
 				for _, o := range tx.Options {
-					most = max(most, len([]rune(o.HTML)))
+					most = max(most, len([]rune(o.HTML())))
 				}
 			}
 		}

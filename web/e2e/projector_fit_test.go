@@ -110,7 +110,7 @@ func TestProjectorFitsEveryQuestion(t *testing.T) {
 			text := q.Text(examsim.Lang(lang))
 			size[q.ID] = len([]rune(text.StemMarkdown))
 			for _, o := range text.Options {
-				size[q.ID] += len([]rune(o.HTML))
+				size[q.ID] += len([]rune(o.HTML()))
 			}
 		}
 		longest := append([]string(nil), ids...)

@@ -143,8 +143,7 @@ func Start(tb testing.TB, opts ...Option) *App {
 	}
 	hub := classroom.NewHub(classroom.Config{Store: services.Classes, Bank: bank, Now: clock.Now})
 	tb.Cleanup(hub.Close) // runs after srv.Close: the writer outlives every request
-	cfg := web.Config{Bank: bank, Catalog: catalog, CookieKey: key, Now: clock.Now, Sandbox: sandbox.New(), Classroom: hub}
-	cfg.UseServices(services)
+	cfg := web.Config{Services: services, Bank: bank, Catalog: catalog, CookieKey: key, Now: clock.Now, Sandbox: sandbox.New(), Classroom: hub}
 	for _, f := range o.configure {
 		f(&cfg)
 	}

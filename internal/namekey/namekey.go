@@ -1,4 +1,6 @@
-package examsim
+// Package namekey decides when two names a person picked (a username, a
+// nickname in a room) are the same name.
+package namekey
 
 import (
 	"strings"
@@ -8,7 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// NameKey folds a name a person picked (a username, a nickname in a room)
+// Of folds a name a person picked (a username, a nickname in a room)
 // into the key that decides whether two names are the same: names with one
 // key read alike, so a second one is refused. It is the one rule for both.
 //
@@ -29,15 +31,15 @@ import (
 // and "Aii" are one name; the price of refusing "AIice" beside "Alice".
 // Marks stay: Vietnamese "Ánh" and "Anh", or Polish "Łucja" and "Lucja",
 // are different names, as their owners would say.
-func NameKey(name string) string {
+func Of(name string) string {
 	s := skeleton(norm.NFKC.String(name))
 	s = skeleton(cases.Fold().String(s))
 	return norm.NFC.String(cases.Fold().String(s))
 }
 
-// NameKeyVersion changes whenever NameKey's rules or table change, so that
+// Version changes whenever Of's rules or table change, so that
 // the store recomputes the keys it has saved (store.Open).
-const NameKeyVersion = 2
+const Version = 2
 
 // skeleton is UTS #39's skeleton over our table: NFD, drop default-ignorable
 // code points and spaces, map each confusable to its prototype, NFD again.
@@ -80,7 +82,7 @@ var confusables = map[rune]string{
 	// Latin letters drawn like plain ones
 	'ı': "i", 'ɑ': "a", 'ɡ': "g", 'ɩ': "i", 'ʋ': "u",
 	// Plain Latin and digits drawn like one another. "l" to "i" is ours,
-	// not TR39's: see NameKey.
+	// not TR39's: see Of.
 	'I': "i", 'l': "i", '1': "i", '|': "i", '0': "O", 'm': "rn",
 	// Small capitals
 	'ᴀ': "A", 'ʙ': "B", 'ᴄ': "C", 'ᴅ': "D", 'ᴇ': "E", 'ɢ': "G", 'ʜ': "H", 'ɪ': "i", 'ᴊ': "J", 'ᴋ': "K",

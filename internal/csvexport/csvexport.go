@@ -1,4 +1,6 @@
-package examsim
+// Package csvexport writes the CSV exports: UTF-8 with a byte order mark
+// for spreadsheets, every cell defused against formula injection.
+package csvexport
 
 import (
 	"encoding/csv"
@@ -9,14 +11,14 @@ import (
 // Thai and Vietnamese as written.
 const csvBOM = "\uFEFF"
 
-// CSVWriter writes the exports' CSV: a byte order mark, a header, then rows
-// whose every cell is defused with EscapeCSVCell.
-type CSVWriter struct {
+// Writer writes the exports' CSV: a byte order mark, a header, then rows
+// whose every cell is defused with EscapeCell.
+type Writer struct {
 	cw *csv.Writer
 }
 
-// NewCSVWriter writes the byte order mark and the header to w.
-func NewCSVWriter(w io.Writer, header []string) (*CSVWriter, error) {
+// NewWriter writes the byte order mark and the header to w.
+func NewWriter(w io.Writer, header []string) (*Writer, error) {
 	if _, err := io.WriteString(w, csvBOM); err != nil {
 		return nil, err
 	}
@@ -24,28 +26,28 @@ func NewCSVWriter(w io.Writer, header []string) (*CSVWriter, error) {
 	if err := cw.Write(header); err != nil {
 		return nil, err
 	}
-	return &CSVWriter{cw: cw}, nil
+	return &Writer{cw: cw}, nil
 }
 
 // Write escapes each cell of row in place and writes it.
-func (w *CSVWriter) Write(row []string) error {
+func (w *Writer) Write(row []string) error {
 	for i := range row {
-		row[i] = EscapeCSVCell(row[i])
+		row[i] = EscapeCell(row[i])
 	}
 	return w.cw.Write(row)
 }
 
 // Flush writes what is buffered and reports the first write error.
-func (w *CSVWriter) Flush() error {
+func (w *Writer) Flush() error {
 	w.cw.Flush()
 	return w.cw.Error()
 }
 
-// EscapeCSVCell keeps a spreadsheet from running a cell as a formula: text
+// EscapeCell keeps a spreadsheet from running a cell as a formula: text
 // starting with = + - @ (or a tab or carriage return, which some
 // spreadsheets skip first) gets a leading apostrophe, which shows as text
 // (OWASP's advice for CSV injection).
-func EscapeCSVCell(s string) string {
+func EscapeCell(s string) string {
 	if s == "" {
 		return s
 	}

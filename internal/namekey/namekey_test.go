@@ -1,12 +1,12 @@
-package examsim_test
+package namekey_test
 
 import (
 	"testing"
 
-	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/namekey"
 )
 
-func TestNameKey(t *testing.T) {
+func TestOf(t *testing.T) {
 	same := [][]string{
 		{"Alice", "alice", "ALICE", "Аlice" /* Cyrillic А */, "Ａｌｉｃｅ" /* full-width */, "Αlice" /* Greek Alpha */, "A l i c e", "Al\u200bice", "Al\u00adice", "АLІСЕ" /* Cyrillic А, І, С, Е */},
 		{"Anh Minh", "anhminh", "ANH MINH", "Anh\tMinh", "Аnh Мinh"},
@@ -20,10 +20,10 @@ func TestNameKey(t *testing.T) {
 		{"Bob", "B0b", "BOB", "b0b"},
 	}
 	for _, group := range same {
-		want := examsim.NameKey(group[0])
+		want := namekey.Of(group[0])
 		for _, name := range group[1:] {
-			if got := examsim.NameKey(name); got != want {
-				t.Errorf("NameKey(%q) = %q, want %q as for %q", name, got, want, group[0])
+			if got := namekey.Of(name); got != want {
+				t.Errorf("namekey.Of(%q) = %q, want %q as for %q", name, got, want, group[0])
 			}
 		}
 	}
@@ -31,8 +31,8 @@ func TestNameKey(t *testing.T) {
 		{"Anh", "Ánh"}, {"Minh", "Mình"}, {"Lucja", "Łucja"}, {"Ala", "Ola"}, {"สมชาย", "สมหญิง"}, {"Zosia", "Żosia"}, {"Student1", "Student2"},
 	}
 	for _, d := range different {
-		if examsim.NameKey(d[0]) == examsim.NameKey(d[1]) {
-			t.Errorf("%q and %q fold alike (%q), but are different names", d[0], d[1], examsim.NameKey(d[0]))
+		if namekey.Of(d[0]) == namekey.Of(d[1]) {
+			t.Errorf("%q and %q fold alike (%q), but are different names", d[0], d[1], namekey.Of(d[0]))
 		}
 	}
 }

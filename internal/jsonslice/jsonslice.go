@@ -1,4 +1,5 @@
-package examsim
+// Package jsonslice keeps empty lists empty in JSON.
+package jsonslice
 
 // NonNil returns s, or an empty slice for nil, so JSON writes [] rather
 // than null.
