@@ -132,3 +132,40 @@ func TestAuthoredEditorCueWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestEditingAnotherLanguageKeepsTheInterface: a teacher whose interface
+// is in Polish writes and opens a question's English and Thai texts; the
+// editor works on that text and the interface stays Polish, after a save
+// and through the language tabs alike.
+func TestEditingAnotherLanguageKeepsTheInterface(t *testing.T) {
+	a := &classApp{App: webtest.Start(t), t: t}
+	ines := a.account("ines", examsim.RoleInstructor)
+	ines.get("/?lang=pl")
+	p := ines.post("/class/questions/new", "/class/questions", editorForm("A tool answers `429` with Retry-After: 30."))
+	if p.status != http.StatusSeeOther {
+		t.Fatalf("saving the English text: %d, want 303", p.status)
+	}
+	editing := func(path, wantText string) *page {
+		t.Helper()
+		p := ines.get(path)
+		if p.status != http.StatusOK {
+			t.Fatalf("%s: %d", path, p.status)
+		}
+		if got, _ := p.doc.Find("html").Attr("lang"); got != "pl" {
+			t.Errorf("%s: the interface is in %q, want pl", path, got)
+		}
+		if got, _ := p.doc.Find(`[data-testid=editor-form] input[name=lang]`).Attr("value"); got != wantText {
+			t.Errorf("%s: editing the %q text, want %q", path, got, wantText)
+		}
+		return p
+	}
+	p = editing(p.header.Get("Location"), "en")
+	th, ok := p.doc.Find("[data-testid=lang-tab-th]").Attr("href")
+	if !ok {
+		t.Fatal("the editor has no Thai tab")
+	}
+	editing(th, "th")
+	if p := ines.get("/"); p.status != http.StatusOK || p.doc.Find("html").AttrOr("lang", "") != "pl" {
+		t.Errorf("after editing other languages the interface is %q, want pl", p.doc.Find("html").AttrOr("lang", ""))
+	}
+}

@@ -1045,7 +1045,7 @@ func AuthoredEditorPage(v editorView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var60 string
-				templ_7745c5c3_Var60, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Form.ID + "/preview?lang=" + string(v.Form.Lang))).ResolveURL(ctx)
+				templ_7745c5c3_Var60, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Form.ID + "/preview?text=" + string(v.Form.Lang))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/authored.templ`, Line: 151, Col: 101}
 				}
@@ -1166,7 +1166,7 @@ func AuthoredEditorPage(v editorView) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var67 string
-						templ_7745c5c3_Var67, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Form.ID + "?lang=" + string(l))).ResolveURL(ctx)
+						templ_7745c5c3_Var67, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Form.ID + "?text=" + string(l))).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/authored.templ`, Line: 160, Col: 84}
 						}
@@ -3466,7 +3466,7 @@ func AuthoredPreviewPage(v previewView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var204 string
-				templ_7745c5c3_Var204, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Q.ID + "?lang=" + string(v.Lang))).ResolveURL(ctx)
+				templ_7745c5c3_Var204, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Q.ID + "?text=" + string(v.Lang))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/authored.templ`, Line: 381, Col: 85}
 				}
@@ -3532,7 +3532,7 @@ func AuthoredPreviewPage(v previewView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var208 string
-					templ_7745c5c3_Var208, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Q.ID + "/preview?lang=" + string(l))).ResolveURL(ctx)
+					templ_7745c5c3_Var208, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("/class/questions/" + v.Q.ID + "/preview?text=" + string(l))).ResolveURL(ctx)
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/authored.templ`, Line: 387, Col: 88}
 					}

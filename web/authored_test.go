@@ -78,7 +78,7 @@ func TestAuthoredEditorSaveCheckAndWorkbench(t *testing.T) {
 
 	// Saved without a rubric: allowed.
 	p = ines.post("/class/questions/new", "/class/questions", editorForm("A tool answers `429` with Retry-After: 30. <script>alert(1)</script>"))
-	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/class/questions/rate-limited-lookup?lang=en&saved=1" {
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/class/questions/rate-limited-lookup?text=en&saved=1" {
 		t.Fatalf("saving: %d %q %s", p.status, p.header.Get("Location"), p.text("[data-testid=form-error]"))
 	}
 	edit := "/class/questions/rate-limited-lookup"

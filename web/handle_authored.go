@@ -113,12 +113,15 @@ func (s *Server) handleAuthoredNew(c echo.Context) error {
 	return s.renderEditor(c, http.StatusOK, &f)
 }
 
-// editorLang is the language the editor works in: ?lang=, else the page's.
+// editorLang is the language of the question's text the editor works on:
+// ?text= (a link), the form's lang (a save), else the page's. It is not
+// ?lang=, which switches and keeps the interface language: a Polish teacher
+// editing the English text stays in a Polish interface.
 func (s *Server) editorLang(c echo.Context, q *examsim.AuthoredQuestion) examsim.Lang {
-	if l, ok := examsim.ParseLang(c.QueryParam("lang")); ok {
+	if l, ok := examsim.ParseLang(c.QueryParam("text")); ok {
 		return l
 	}
-	if l, ok := examsim.ParseLang(c.FormValue("lang")); ok {
+	if l, ok := examsim.ParseLang(c.Request().PostFormValue("lang")); ok {
 		return l
 	}
 	if q != nil && q.Texts[pageOf(c).Lang] == nil && len(q.Langs()) > 0 {
@@ -228,7 +231,7 @@ func (s *Server) saveAuthored(c echo.Context, l *examsim.Learner, stored *examsi
 	if err := s.Authored.SetSamples(ctx, l.ID, q.ID, mergeSamples(storedSamples, f.Lang, f.samples())); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/class/questions/"+q.ID+"?lang="+string(f.Lang)+"&saved=1")
+	return c.Redirect(http.StatusSeeOther, "/class/questions/"+q.ID+"?text="+string(f.Lang)+"&saved=1")
 }
 
 // mergeSamples keeps the samples of other languages and replaces lang's.
