@@ -5,16 +5,15 @@
 package exchange
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-	"text/template"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/questions"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -83,62 +82,11 @@ func note(id string, kv ...any) Note {
 
 func notep(id string, kv ...any) *Note { n := note(id, kv...); return &n }
 
-// english is every note in English, in go-i18n's template syntax; the
-// locales hold the same ids under "import.".
-var english = map[string]string{
-	"too_large":          "the file is {{.Size}} bytes, over the limit of {{.Max}}: split it into smaller files",
-	"not_utf8":           "the file is not UTF-8 text: save it as UTF-8 and import it again",
-	"too_many":           "over the limit of {{.Max}} questions in one file: split the file and import the rest",
-	"category":           "a category line: imported questions join the topic chosen for the import",
-	"description":        "no answers in braces: a description, not a question",
-	"essay":              "an essay question: examsim questions are multiple choice with an explanation",
-	"truefalse":          "a true/false question: write it as multiple choice with two options and explanations",
-	"numeric":            "a numerical question: only multiple choice comes in",
-	"matching":           "a matching question: only multiple choice comes in",
-	"shortanswer":        "a short-answer question (every answer marked right): only multiple choice comes in",
-	"missingword":        "text after the answers (missing-word format): write the scenario before the options",
-	"unclosed":           "the answers' opening brace is never closed",
-	"qtype":              "a {{.Type}} question: only multiple choice comes in",
-	"no_key":             "no answer is marked right: mark exactly one with = (GIFT) or fraction 100 (XML)",
-	"many_keys":          "{{.Count}} answers are marked right: examsim questions have exactly one key",
-	"option_count":       "{{.Count}} options: a question needs {{.Min}} to {{.Max}}",
-	"empty_stem":         "the question text is empty",
-	"empty_option":       "option {{.Letter}} has no text",
-	"field_too_long":     "{{.Field}} is over {{.Max}} bytes",
-	"control_char":       "{{.Field}} holds a control character",
-	"no_feedback":        "option {{.Letter}} has no feedback: write its explanation in the editor before the question is used",
-	"partial_credit":     "option {{.Letter}}'s partial credit ({{.Weight}}%) was dropped: it counts as wrong",
-	"general_feedback":   "the general feedback was dropped: put what it says in the options' explanations",
-	"image":              "an image was dropped from {{.Field}}: describe it in words",
-	"unknown_tag":        "tag {{.Tag}} was dropped: it is not a concept of topic {{.Topic}}",
-	"xml_syntax":         "the XML breaks here: {{.Error}}",
-	"csv_syntax":         "the CSV breaks here: {{.Error}}",
-	"csv_header":         "the first row must name the columns; missing: {{.Columns}}",
-	"csv_lang":           "language {{.Lang}} is not one of en, vi, pl, th",
-	"csv_same_lang":      "question {{.ID}} already has a {{.Lang}} row (line {{.Line}})",
-	"csv_answer_differs": "the answer {{.Answer}} differs from {{.Other}} in the question's other rows",
-	"csv_concept":        "concept {{.Concept}} was dropped: it is not a concept of topic {{.Topic}}",
-	"csv_difficulty":     "difficulty {{.Difficulty}} must be easy, medium or hard; medium was kept",
-	"answer_letter":      "answer {{.Answer}} is not one of the options {{.Letters}}",
-	"xlsx":               "the spreadsheet cannot be read: {{.Error}}",
-	"xlsx_empty":         "the spreadsheet has no sheet with rows",
-	"export_langs":       "written in {{.Langs}} only: the bank needs every question in en, vi, pl and th",
-	"export_rubric":      "no rubric: the bank scores every explanation, so write one in the workbench first",
-	"export_id_taken":    "the bank already has a question {{.ID}}",
-	"export_check":       "the bank's check refuses it: {{.Problem}}",
-}
-
-// String says the note in English.
+// String says the note in English, from the same catalog the web says it
+// from in the teacher's language ("import.<ID>" in i18n/locales).
 func (n Note) String() string {
-	src, ok := english[n.ID]
-	if !ok {
-		return n.ID
-	}
-	var b bytes.Buffer
-	if err := template.Must(template.New(n.ID).Option("missingkey=zero").Parse(src)).Execute(&b, n.Args); err != nil {
-		return src
-	}
-	return b.String()
+	m := questions.Message{Key: "import." + n.ID, Args: n.Args}
+	return m.String()
 }
 
 // builder collects one question as it is parsed.

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"github.com/xuri/excelize/v2"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/i18n"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -227,10 +230,8 @@ func TestNoteEnglish(t *testing.T) {
 	if want := "7 options: a question needs 2 to 6"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	for id := range english {
-		if s := (Note{ID: id}).String(); s == id || s == "" {
-			t.Errorf("note %s has no English", id)
-		}
+	if got := (Note{ID: "no_such_note"}).String(); got != "import.no_such_note" {
+		t.Errorf("an unknown note says %q, want its id", got)
 	}
 }
 
@@ -261,5 +262,42 @@ func TestXLSXMatchesCSV(t *testing.T) {
 	}
 	if r := XLSX([]byte("not a zip"), opts("q")); r.Items[0].Reason == nil || r.Items[0].Reason.ID != "xlsx" {
 		t.Errorf("a broken workbook gives %+v, want the xlsx reason", r.Items)
+	}
+}
+
+// Every note the package writes has its text in the catalog, which is
+// where String and the web both read it from.
+func TestEveryNoteHasItsText(t *testing.T) {
+	cat, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, k := range cat.Keys(examsim.English) {
+		known[k] = true
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	literal := regexp.MustCompile(`\bnotep?\("([A-Za-z0-9_]+)"`)
+	seen := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range literal.FindAllSubmatch(src, -1) {
+			seen++
+			if !known["import."+string(m[1])] {
+				t.Errorf("%s: note %q has no import.%s in i18n/locales/en.json", f, m[1], m[1])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("found no note in the package's source: the pattern is out of date")
 	}
 }
