@@ -165,8 +165,6 @@ type Bank struct {
 	byID      map[string]*Question
 	topicByID map[string]*Topic
 	authored  func(id string) (*Question, bool) // teachers' questions; nil for none
-	files     fs.FS                             // LoadDeferred: where the bank was read, for Complete
-	display   string
 }
 
 // Question returns the question with id: the bank's, else a teacher's
