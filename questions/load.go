@@ -838,12 +838,16 @@ func buildText(f *file, md *markdownFile, tm *textYAML, rubric *scoring.Rubric) 
 		stem: newRendered(f, md.bodyLine, stem)}
 	for _, o := range options {
 		letters = append(letters, o.letter)
-		text := strings.Join(o.text, "\n")
+		text := outlivesFile(strings.Join(o.text, "\n"))
 		tx.Options = append(tx.Options, Option{Letter: o.letter, Markdown: strings.TrimSpace(text),
-			text: newRendered(f, o.line, text), explanation: newRendered(f, o.line, strings.Join(o.explanation, "\n"))})
+			text: newRendered(f, o.line, text), explanation: newRendered(f, o.line, outlivesFile(strings.Join(o.explanation, "\n")))})
 	}
 	return tx, letters
 }
+
+// outlivesFile copies a text the bank keeps: joining one line returns the
+// line itself, a substring that would keep its whole file in memory.
+func outlivesFile(s string) string { return strings.Clone(s) }
 
 type rawOption struct {
 	letter      string
@@ -886,7 +890,7 @@ func parseBody(f *file, md *markdownFile) (string, []rawOption) {
 			o.text = append(o.text, ln)
 		}
 	}
-	stemText := strings.TrimSpace(strings.Join(stem, "\n"))
+	stemText := outlivesFile(strings.TrimSpace(strings.Join(stem, "\n")))
 	if stemText == "" {
 		f.add(md.bodyLine, "check.stem_empty")
 	}
