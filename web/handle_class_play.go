@@ -43,7 +43,7 @@ func (s *Server) handlePlay(c echo.Context) error {
 		return err
 	}
 	if after, err := strconv.Atoi(c.QueryParam("after")); err == nil {
-		if _, ok := v.Me.Answers[after]; ok && v.Snap.Run.Mode == examsim.ModeAssignment {
+		if v.Me.Answer(after) != nil && v.Snap.Run.Mode == examsim.ModeAssignment {
 			v.After = after
 		}
 	}
