@@ -16,25 +16,30 @@ import (
 // stream (rendered once per language, points and place and shared, with
 // the nickname spliced in) is byte for byte the line /play renders for that
 // student, in every language, for nicknames with markup characters, in the
-// lobby, on a question before and after points differ, at the reveal and on
-// the podium with places.
+// lobby, on a question before and after points differ, at the reveal (right,
+// wrong, with an explanation and without) and on the podium with places.
 func TestStreamedOwnLineIsThePagesOwnLine(t *testing.T) {
 	a := newClassApp(t)
 	host := a.account("teacher", examsim.RoleInstructor)
-	path, code := a.startRun(host, "off")
+	path, code := a.startRun(host, "optional")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	type student struct {
 		c      *client
 		nick   string
-		right  bool // answers the first question right
+		choice int // of the first question's options: 0 the key, else the nth wrong one
+		expl   string
 		events <-chan loadgen.Event
 	}
 	var students []*student
 	for _, lang := range []string{"en", "pl", "th", "vi"} {
-		// Two with the same points share one render; the third differs.
-		for i, nick := range []string{"Ana " + lang, "Bo " + lang, `<i>"T&J"'s</i> ` + lang} {
-			st := &student{c: a.join(code, nick, lang), nick: nick, right: i < 2}
+		// Ana and Bo answer alike but for Bo's explanation; the other two
+		// give different wrong answers.
+		for i, nick := range []string{"Ana " + lang, "Bo " + lang, `<i>"T&J"'s</i> ` + lang, "Cy " + lang} {
+			st := &student{c: a.join(code, nick, lang), nick: nick, choice: max(i-1, 0)}
+			if i == 1 {
+				st.expl = "The tool should return isError with a category and isRetryable so the agent knows whether to retry."
+			}
 			req, _ := http.NewRequestWithContext(ctx, "GET", st.c.base+path+"/events", nil)
 			resp, err := st.c.http.Do(req)
 			if err != nil || resp.StatusCode != http.StatusOK {
@@ -47,8 +52,9 @@ func TestStreamedOwnLineIsThePagesOwnLine(t *testing.T) {
 	}
 	// check reads each student's stream up to the stage in phase and the own
 	// line sent with it, and compares that line with /play's.
-	check := func(phase string) {
+	check := func(phase string) map[string]string {
 		t.Helper()
+		lines := map[string]string{}
 		for _, st := range students {
 			staged := false
 			var you string
@@ -70,24 +76,32 @@ func TestStreamedOwnLineIsThePagesOwnLine(t *testing.T) {
 			if p := st.c.get(path + "/play"); !strings.Contains(p.body, `data-testid="you">`+you+`</div>`) {
 				t.Errorf("%s, %s: the streamed own line\n%s\nis not the one /play renders:\n%s", st.nick, phase, you, p.doc.Find("#you").Text())
 			}
+			lines[st.nick] = you
 		}
+		return lines
 	}
 	check("lobby")
 	control(t, host, path, "start", -1)
 	check("question")
 	q, _ := a.Bank.Question(classQuestions[0])
-	wrong := wrongOption(a, q.ID)
-	for _, st := range students {
-		choice := q.Answer
-		if !st.right {
-			choice = wrong
+	choices := []string{q.Answer}
+	for _, o := range q.Text(examsim.English).Options {
+		if o.Letter != q.Answer {
+			choices = append(choices, o.Letter)
 		}
-		if ack := answer(t, st.c, path, 0, choice, ""); ack.status != http.StatusOK {
+	}
+	for _, st := range students {
+		if ack := answer(t, st.c, path, 0, choices[st.choice], st.expl); ack.status != http.StatusOK {
 			t.Fatalf("%s answers: %d %s", st.nick, ack.status, ack.body)
 		}
 	}
 	control(t, host, path, "reveal", 0)
-	check("reveal")
+	revealed := check("reveal")
+	for _, st := range students {
+		if got := revealed[st.nick]; strings.Contains(got, `class="score-line"`) != (st.expl != "") {
+			t.Errorf("%s at the reveal: a score line %t, want %t: %s", st.nick, st.expl == "", st.expl != "", got)
+		}
+	}
 	control(t, host, path, "next", 0)
 	check("question")
 	control(t, host, path, "end", 1)

@@ -217,26 +217,26 @@ type youKey struct {
 // (classroom.CleanNickname), so neither a nickname nor a translation holds it.
 const youNameStandIn = "\uE000nickname\uE000"
 
-// youEvent is the student's own line (PlayYou) as an event. Where it shows
-// nothing of the student but their name, points and place (every stage but
-// answered, reveal and leaderboard, which show their answer), it is rendered
-// once per room version, language, stage, points and place with a stand-in
-// name, and the student's escaped nickname is spliced in: a Next reaching
-// 2,000 phones renders a few lines, not 2,000.
+// youEvent is the student's own line (PlayYou) as an event. It is rendered
+// once per room version, language, stage, points, place and what it shows
+// of the student's answer, with a stand-in name, and the student's escaped
+// nickname is spliced in: a Next (or a reveal) reaching 2,000 phones renders
+// the lines that differ, not 2,000.
 func (s *Server) youEvent(ctx context.Context, page *Page, roomID int64, v playView) ([]byte, error) {
 	nick := v.Me.Player.Nickname
-	switch {
-	case v.Variant == classview.StageAnswered || v.Variant == classview.StageReveal || v.Variant == classview.StageLeaderboard,
-		strings.ContainsAny(nick, "\r\n\uE000"): // a line break would change the event's framing
+	if strings.ContainsAny(nick, "\r\n\uE000") { // a line break would change the event's framing
 		html, err := renderFor(ctx, page, PlayYou(v))
 		return sse.Event("you", html), err
 	}
 	rank := v.Snap.Rank(v.Me.Player.ID)
-	key := "you/" + string(page.Lang) + "/" + string(v.Variant) + "/" + strconv.Itoa(v.Me.Points) + "/" + strconv.Itoa(rank) + "/" + strconv.Itoa(len(v.Snap.Ranking))
+	key := "you/" + string(page.Lang) + "/" + string(v.Variant) + "/" + strconv.Itoa(v.Me.Points) + "/" + strconv.Itoa(rank) + "/" +
+		strconv.Itoa(len(v.Snap.Ranking)) + "/" + ownAnswerKey(v)
 	shared, err := s.class.fragment(roomID, v.Snap.Version, key, func() ([]byte, error) {
 		standIn := v
-		// Only what the key holds: the place is read by the player's id.
-		standIn.Me = classroom.PlayerView{Player: examsim.Player{ID: v.Me.Player.ID, Nickname: youNameStandIn, Lang: page.Lang}, Points: v.Me.Points}
+		// Only what the key holds: the place is read by the player's id,
+		// the answer as ownAnswerKey reads it.
+		standIn.Me = classroom.PlayerView{Player: examsim.Player{ID: v.Me.Player.ID, Nickname: youNameStandIn, Lang: page.Lang},
+			Points: v.Me.Points, Answers: v.Me.Answers}
 		html, err := renderFor(ctx, page, PlayYou(standIn))
 		return sse.Event("you", html), err
 	})
@@ -244,6 +244,27 @@ func (s *Server) youEvent(ctx context.Context, page *Page, roomID int64, v playV
 		return nil, err
 	}
 	return bytes.ReplaceAll(shared, []byte(youNameStandIn), []byte(templ.EscapeString(nick))), nil
+}
+
+// ownAnswerKey is all that PlayYou shows of the student's answer to the
+// question on screen: its choice once answered, and at the reveal whether
+// it was right, its points and its explanation's score. A change to what
+// PlayYou shows of it belongs here too (TestStreamedOwnLineIsThePagesOwnLine).
+func ownAnswerKey(v playView) string {
+	switch v.Variant {
+	case classview.StageAnswered, classview.StageReveal, classview.StageLeaderboard:
+	default:
+		return ""
+	}
+	a := v.Me.Answer(v.Index)
+	switch {
+	case a == nil:
+		return "-"
+	case v.Variant == classview.StageAnswered:
+		return a.Choice
+	}
+	return a.Choice + "/" + strconv.FormatBool(a.Correct) + "/" + strconv.Itoa(a.Points) + "/" + strconv.FormatBool(a.Explanation != "") + "/" +
+		strconv.FormatBool(a.Pending) + "/" + strconv.Itoa(a.Score()) + "/" + strconv.Itoa(a.EffectiveBand())
 }
 
 // playView is what a student's page shows.
