@@ -94,15 +94,10 @@ func CheckBand(band int) error {
 // Gradable is a scored explanation as the review queue and the regrade form
 // show it, whichever kind it is.
 type Gradable struct {
-	Target      Target
-	LearnerID   int64  // 0 for a classroom player without an examsim identity
-	Name        string // the learner's username or the player's nickname; may be empty
-	QuestionID  string
-	Lang        Lang
-	Choice      string
-	Correct     bool
-	Explanation string
-	Verdict
+	Target    Target
+	LearnerID int64  // 0 for a classroom player without an examsim identity
+	Name      string // the learner's username or the player's nickname; may be empty
+	Answer
 	CreatedAt time.Time
 	Flag      *Flag // nil when never flagged
 }

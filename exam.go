@@ -44,22 +44,17 @@ type Exam struct {
 // ExamItem is one question of an exam, the learner's answer to it and,
 // after submission, its result.
 type ExamItem struct {
-	Position   int // 1-based, in the order shown
-	QuestionID string
+	Position int // 1-based, in the order shown
 	// Options holds the question's own option letters in the order shown:
 	// the option shown as A is Options[0]. Choice and the answer key always
 	// use the question's own letters, so shuffling never changes the key.
-	Options     []string
-	Choice      string // the question's own letter; "" while unanswered
-	Explanation string
-	Lang        Lang // the language the answer was given in
-	Flagged     bool
-	AnsweredAt  time.Time
-
-	// Set on submission.
-	Correct   bool
-	Verdict         // of the attempt recorded for this answer
-	AttemptID int64 // the attempt recorded for this answer; 0 if unanswered
+	Options []string
+	// Answer's Choice is the question's own letter, "" while unanswered;
+	// Correct and Verdict are set on submission, from the attempt recorded.
+	Answer
+	Flagged    bool
+	AnsweredAt time.Time
+	AttemptID  int64 // the attempt recorded for this answer; 0 if unanswered
 }
 
 // Submitted reports whether the exam has been submitted.
@@ -193,7 +188,7 @@ func ShuffleExam(seed int64, pool []string, n int, options func(id string) []str
 	for i, id := range ids[:n] {
 		letters := append([]string(nil), options(id)...)
 		rng.Shuffle(len(letters), func(a, b int) { letters[a], letters[b] = letters[b], letters[a] })
-		items[i] = &ExamItem{Position: i + 1, QuestionID: id, Options: letters}
+		items[i] = &ExamItem{Position: i + 1, Answer: Answer{QuestionID: id}, Options: letters}
 	}
 	return items
 }

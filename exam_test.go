@@ -153,7 +153,7 @@ func TestPassMarkComparesExactly(t *testing.T) {
 
 func TestUnansweredAndFlagged(t *testing.T) {
 	e := &examsim.Exam{Items: []*examsim.ExamItem{
-		{Position: 1, Choice: "A"}, {Position: 2, Flagged: true}, {Position: 3, Choice: "B", Flagged: true}, {Position: 4},
+		{Position: 1, Answer: examsim.Answer{Choice: "A"}}, {Position: 2, Flagged: true}, {Position: 3, Answer: examsim.Answer{Choice: "B"}, Flagged: true}, {Position: 4},
 	}}
 	positions := func(items []*examsim.ExamItem) []int {
 		var out []int

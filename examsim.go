@@ -59,16 +59,22 @@ type ConceptHit struct {
 	Hit bool   `json:"hit"`
 }
 
-// Attempt is one answer to one question, with its scored explanation.
-type Attempt struct {
-	ID          int64
-	LearnerID   int64
+// Answer is what a learner answered to one question, in which language,
+// and how the explanation scored: the part every kind of answer shares.
+type Answer struct {
 	QuestionID  string
 	Lang        Lang
 	Choice      string
 	Correct     bool
 	Explanation string
 	Verdict
+}
+
+// Attempt is one answer to one question, with its scored explanation.
+type Attempt struct {
+	ID        int64
+	LearnerID int64
+	Answer
 	CreatedAt  time.Time
 	Source     Source // where the answer was given
 	ExamID     int64  // the exam it was part of, for Source exam
@@ -257,12 +263,7 @@ type ClassAnswer struct {
 	RunID         int64
 	PlayerID      int64
 	QuestionIndex int
-	QuestionID    string
-	Lang          Lang
-	Choice        string
-	Correct       bool
-	Explanation   string
-	Verdict       // of the explanation; zero scores when there is none
+	Answer        // its Verdict has zero scores when there is no explanation
 	ElapsedMS     int64
 	Points        int
 	CreatedAt     time.Time

@@ -16,7 +16,7 @@ func TestReadinessLevels(t *testing.T) {
 		for i := 0; i < right+wrong; i++ {
 			id := string(rune('A' + i))
 			conceptsOf[id] = []string{[]string{"a", "b"}[i%2]}
-			out[id] = &examsim.Attempt{Correct: i < right}
+			out[id] = &examsim.Attempt{Answer: examsim.Answer{Correct: i < right}}
 		}
 		return out
 	}

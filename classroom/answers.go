@@ -147,9 +147,9 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 // has answered.
 func (ad *admission) score() *examsim.ClassAnswer {
 	a := &examsim.ClassAnswer{
-		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index, QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang,
-		Choice: ad.choice, Correct: ad.choice == ad.q.Answer, Explanation: ad.explanation,
-		Verdict:   scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation),
+		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index,
+		Answer: examsim.Answer{QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang, Choice: ad.choice, Correct: ad.choice == ad.q.Answer,
+			Explanation: ad.explanation, Verdict: scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation)},
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(), Epoch: ad.epoch,
 	}
 	if ad.explanation == "" || len(ad.tx.Rubric.Concepts) == 0 {

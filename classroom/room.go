@@ -177,18 +177,26 @@ func (r *Room) Join(ctx context.Context, nickname string, lang examsim.Lang, lea
 
 	token, hash := NewToken()
 	p := &examsim.Player{RunID: r.ID, Nickname: nick, Lang: lang, LearnerID: learnerID, RejoinHash: hash, Epoch: epoch}
-	if err := r.hub.cfg.Store.CreatePlayer(ctx, p); err != nil {
-		r.mu.Lock()
-		delete(r.nickKeys, key)
-		r.mu.Unlock()
+	err = r.hub.cfg.Store.CreatePlayer(ctx, p)
+	r.settleJoin(key, p, err)
+	if err != nil {
 		return nil, "", err
 	}
-	r.mu.Lock()
-	r.addPlayer(p)
-	r.logLocked(nick, "joined")
-	r.changedLocked(false)
-	r.mu.Unlock()
 	return p, token, nil
+}
+
+// settleJoin ends a join under the room's lock: a stored player joins the
+// room; a refused one gives its nickname back.
+func (r *Room) settleJoin(key string, p *examsim.Player, stored error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if stored != nil {
+		delete(r.nickKeys, key)
+		return
+	}
+	r.addPlayer(p)
+	r.logLocked(p.Nickname, "joined")
+	r.changedLocked(false)
 }
 
 // reserveNickname holds the nickname's key while the player's row is written,

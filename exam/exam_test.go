@@ -65,12 +65,12 @@ func TestScoreItem(t *testing.T) {
 		wantCorrect bool
 		wantVerdict examsim.Verdict
 	}{
-		{"right, no explanation", examsim.ExamItem{QuestionID: q.ID, Choice: q.Answer, Verdict: stale}, true, examsim.Verdict{}},
-		{"wrong", examsim.ExamItem{QuestionID: q.ID, Choice: wrongChoice(t, q)}, false, examsim.Verdict{}},
-		{"unanswered keeps no old score", examsim.ExamItem{QuestionID: q.ID, Explanation: explanation, Verdict: stale}, false, examsim.Verdict{}},
-		{"removed from the bank", examsim.ExamItem{QuestionID: "no-such-question", Choice: "A", Verdict: stale}, false, examsim.Verdict{}},
+		{"right, no explanation", examsim.ExamItem{Answer: examsim.Answer{QuestionID: q.ID, Choice: q.Answer, Verdict: stale}}, true, examsim.Verdict{}},
+		{"wrong", examsim.ExamItem{Answer: examsim.Answer{QuestionID: q.ID, Choice: wrongChoice(t, q)}}, false, examsim.Verdict{}},
+		{"unanswered keeps no old score", examsim.ExamItem{Answer: examsim.Answer{QuestionID: q.ID, Explanation: explanation, Verdict: stale}}, false, examsim.Verdict{}},
+		{"removed from the bank", examsim.ExamItem{Answer: examsim.Answer{QuestionID: "no-such-question", Choice: "A", Verdict: stale}}, false, examsim.Verdict{}},
 		{"explained in Polish is scored with the Polish rubric",
-			examsim.ExamItem{QuestionID: q.ID, Choice: q.Answer, Lang: examsim.Polish, Explanation: polishText}, true, scoredInPolish},
+			examsim.ExamItem{Answer: examsim.Answer{QuestionID: q.ID, Choice: q.Answer, Lang: examsim.Polish, Explanation: polishText}}, true, scoredInPolish},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,9 +95,9 @@ func TestGrade(t *testing.T) {
 	deadline := now.Add(-time.Minute)
 	newExam := func() *examsim.Exam {
 		return &examsim.Exam{Deadline: deadline, Correct: 7, Items: []*examsim.ExamItem{
-			{Position: 1, QuestionID: q0.ID, Choice: q0.Answer},
-			{Position: 2, QuestionID: q1.ID, Choice: wrongChoice(t, q1)},
-			{Position: 3, QuestionID: q1.ID, Choice: q1.Answer},
+			{Position: 1, Answer: examsim.Answer{QuestionID: q0.ID, Choice: q0.Answer}},
+			{Position: 2, Answer: examsim.Answer{QuestionID: q1.ID, Choice: wrongChoice(t, q1)}},
+			{Position: 3, Answer: examsim.Answer{QuestionID: q1.ID, Choice: q1.Answer}},
 		}}
 	}
 	for _, tt := range []struct {
@@ -155,10 +155,10 @@ func TestPool(t *testing.T) {
 func TestMissed(t *testing.T) {
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	attempts := []*examsim.Attempt{
-		{QuestionID: "recent-wrong", CreatedAt: now.Add(-time.Hour)},
-		{QuestionID: "recent-right", Correct: true, CreatedAt: now.Add(-time.Hour)},
-		{QuestionID: "old-wrong", CreatedAt: now.Add(-exam.MissedWindow - time.Hour)},
-		{QuestionID: "edge-wrong", CreatedAt: now.Add(-exam.MissedWindow)},
+		{Answer: examsim.Answer{QuestionID: "recent-wrong"}, CreatedAt: now.Add(-time.Hour)},
+		{Answer: examsim.Answer{QuestionID: "recent-right", Correct: true}, CreatedAt: now.Add(-time.Hour)},
+		{Answer: examsim.Answer{QuestionID: "old-wrong"}, CreatedAt: now.Add(-exam.MissedWindow - time.Hour)},
+		{Answer: examsim.Answer{QuestionID: "edge-wrong"}, CreatedAt: now.Add(-exam.MissedWindow)},
 	}
 	want := map[string]bool{"recent-wrong": true}
 	if diff := cmp.Diff(want, exam.Missed(attempts, now)); diff != "" {

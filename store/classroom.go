@@ -456,8 +456,7 @@ func addToHistory(ctx context.Context, tx *sql.Tx, a *examsim.ClassAnswer) error
 	if err != nil {
 		return dbError(err)
 	}
-	at := &examsim.Attempt{LearnerID: learner.Int64, QuestionID: a.QuestionID, Lang: a.Lang, Choice: a.Choice, Correct: a.Correct,
-		Explanation: a.Explanation, Verdict: a.Verdict, CreatedAt: a.CreatedAt,
+	at := &examsim.Attempt{LearnerID: learner.Int64, Answer: a.Answer, CreatedAt: a.CreatedAt,
 		Source: examsim.SourceClassroom, ClassTitle: title}
 	at.Human = nil // the history copy starts without a regrade
 	if err := insertAttempt(ctx, tx, at); err != nil {

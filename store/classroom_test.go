@@ -39,8 +39,7 @@ func hostedRoom(t *testing.T, ls *store.LearnerService, cs *store.ClassroomServi
 }
 
 func classAnswer(run *examsim.ClassRun, p *examsim.Player) *examsim.ClassAnswer {
-	return &examsim.ClassAnswer{RunID: run.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
-		Choice: "A", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
+	return &examsim.ClassAnswer{RunID: run.ID, PlayerID: p.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}}
 }
 
 // TestSaveAnswersIsolatesRefusedAnswer puts answers of two rooms in one

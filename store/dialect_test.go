@@ -23,7 +23,7 @@ func testNegativeLimitIsNoLimit(t *testing.T, open opener) {
 	}
 	as, es, ps := store.NewAttemptService(db), store.NewExamService(db), store.NewPredictionService(db)
 	for range 2 {
-		if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: host.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A"}); err != nil {
+		if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: host.ID, Answer: examsim.Answer{QuestionID: "q1", Lang: examsim.English, Choice: "A"}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := es.CreateExam(ctx, newExam(host.ID)); err != nil {

@@ -55,13 +55,12 @@ func newDisputeWorld(t *testing.T, open opener) *disputeWorld {
 	if err := cls.CreatePlayer(ctx, player); err != nil {
 		t.Fatal(err)
 	}
-	w.classAnswer = &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish,
-		Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3, Evidence: &examsim.Evidence{Confidence: 0.3}}} // unsure, so it waits in the queue; its history copy needs no review
+	w.classAnswer = &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.Polish, Choice: "B", Correct: true, Explanation: "Błąd walidacji: popraw id.", Verdict: examsim.Verdict{Band: 3, Evidence: &examsim.Evidence{Confidence: 0.3}}}} // unsure, so it waits in the queue; its history copy needs no review
 	if err := cls.SaveAnswers(ctx, []*examsim.ClassAnswer{w.classAnswer}); err != nil {
 		t.Fatal(err)
 	}
 	mkAttempt := func(learner int64, text string) *examsim.Attempt {
-		a := &examsim.Attempt{LearnerID: learner, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Verdict: examsim.Verdict{Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}
+		a := &examsim.Attempt{LearnerID: learner, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: text, Verdict: examsim.Verdict{Band: 0, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: false}}, RubricVersion: 1}}, CreatedAt: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
 		if err := w.attempts.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -245,8 +244,7 @@ func testGradingScope(t *testing.T, open opener) {
 	}
 	// Sure and unknown-confidence answers nobody flagged do not wait.
 	for _, ev := range []*examsim.Evidence{{Confidence: 0.9}, nil} {
-		sure := &examsim.Attempt{LearnerID: w.student, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true,
-			Explanation: "sure", Verdict: examsim.Verdict{Band: 2, RubricVersion: 1, Evidence: ev}}
+		sure := &examsim.Attempt{LearnerID: w.student, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "B", Correct: true, Explanation: "sure", Verdict: examsim.Verdict{Band: 2, RubricVersion: 1, Evidence: ev}}}
 		if err := w.attempts.CreateAttempt(ctx, sure); err != nil {
 			t.Fatal(err)
 		}
@@ -305,7 +303,7 @@ func testExamItemsCarryTheirRegrade(t *testing.T, open opener) {
 	if err := es.CreateExam(ctx, e); err != nil {
 		t.Fatal(err)
 	}
-	it := &examsim.ExamItem{Position: 1, Choice: "B", Explanation: "x", Lang: examsim.English, AnsweredAt: examStart}
+	it := &examsim.ExamItem{Position: 1, Answer: examsim.Answer{Choice: "B", Explanation: "x", Lang: examsim.English}, AnsweredAt: examStart}
 	if err := es.SaveExamAnswer(ctx, e.ID, it, examStart); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +337,7 @@ func testFlagsFollowAMergeAndGoWithTheLearner(t *testing.T, open opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Vietnamese, Choice: "B", Explanation: "lỗi validation"}
+	a := &examsim.Attempt{LearnerID: anon.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.Vietnamese, Choice: "B", Explanation: "lỗi validation"}}
 	if err := as.CreateAttempt(ctx, a); err != nil {
 		t.Fatal(err)
 	}

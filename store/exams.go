@@ -244,12 +244,8 @@ func (s *ExamService) SubmitExam(ctx context.Context, e *examsim.Exam) error {
 			if at.IsZero() {
 				at = e.SubmittedAt
 			}
-			a := &examsim.Attempt{
-				LearnerID: e.LearnerID, QuestionID: it.QuestionID, Lang: it.Lang, Choice: it.Choice, Correct: it.Correct,
-				Explanation: it.Explanation, Verdict: examsim.Verdict{Band: it.Band, Concepts: it.Concepts,
-					Misconceptions: it.Misconceptions, RubricVersion: it.RubricVersion, Pending: it.Pending, Evidence: it.Evidence}, CreatedAt: at,
-				Source: examsim.SourceExam, ExamID: e.ID,
-			}
+			a := &examsim.Attempt{LearnerID: e.LearnerID, Answer: it.Answer, CreatedAt: at, Source: examsim.SourceExam, ExamID: e.ID}
+			a.Human = nil // the new attempt has no regrade yet
 			if err := insertAttempt(ctx, tx, a); err != nil {
 				return err
 			}

@@ -19,9 +19,9 @@ func newExam(learnerID int64) *examsim.Exam {
 		LearnerID: learnerID, Lang: examsim.Vietnamese, Topics: []string{"structured-errors"}, PassMark: 72, Seed: 99,
 		StartedAt: examStart, Deadline: examStart.Add(10 * time.Minute),
 		Items: []*examsim.ExamItem{
-			{Position: 1, QuestionID: "malformed-order-id", Options: []string{"C", "A", "D", "B"}},
-			{Position: 2, QuestionID: "empty-result-retry-loop", Options: []string{"B", "D", "A", "C"}},
-			{Position: 3, QuestionID: "refund-over-limit-retries", Options: []string{"A", "C", "B", "D"}},
+			{Position: 1, Answer: examsim.Answer{QuestionID: "malformed-order-id"}, Options: []string{"C", "A", "D", "B"}},
+			{Position: 2, Answer: examsim.Answer{QuestionID: "empty-result-retry-loop"}, Options: []string{"B", "D", "A", "C"}},
+			{Position: 3, Answer: examsim.Answer{QuestionID: "refund-over-limit-retries"}, Options: []string{"A", "C", "B", "D"}},
 		},
 	}
 }
@@ -45,8 +45,7 @@ func testExamRoundTripAndDeadline(t *testing.T, open opener) {
 		t.Fatalf("exam round trip (-want +got):\n%s", diff)
 	}
 
-	answer := &examsim.ExamItem{Position: 2, Choice: "D", Explanation: "Kết quả rỗng hợp lệ, retry không giúp gì.",
-		Lang: examsim.Vietnamese, Flagged: true, AnsweredAt: examStart.Add(time.Minute)}
+	answer := &examsim.ExamItem{Position: 2, Answer: examsim.Answer{Choice: "D", Explanation: "Kết quả rỗng hợp lệ, retry không giúp gì.", Lang: examsim.Vietnamese}, Flagged: true, AnsweredAt: examStart.Add(time.Minute)}
 	if err := es.SaveExamAnswer(ctx, e.ID, answer, examStart.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +57,7 @@ func testExamRoundTripAndDeadline(t *testing.T, open opener) {
 
 	// At the deadline and after, answers are refused; so are unknown positions.
 	for _, at := range []time.Duration{10 * time.Minute, time.Hour} {
-		late := &examsim.ExamItem{Position: 1, Choice: "A"}
+		late := &examsim.ExamItem{Position: 1, Answer: examsim.Answer{Choice: "A"}}
 		if err := es.SaveExamAnswer(ctx, e.ID, late, examStart.Add(at)); examsim.ErrorCode(err) != examsim.ECONFLICT {
 			t.Errorf("answer at +%v: %v, want a conflict", at, err)
 		}
@@ -66,7 +65,7 @@ func testExamRoundTripAndDeadline(t *testing.T, open opener) {
 	if got, _ := es.FindExam(ctx, e.ID); got.Items[0].Choice != "" {
 		t.Error("a late answer was stored")
 	}
-	if err := es.SaveExamAnswer(ctx, e.ID, &examsim.ExamItem{Position: 9, Choice: "A"}, examStart); examsim.ErrorCode(err) != examsim.ENOTFOUND {
+	if err := es.SaveExamAnswer(ctx, e.ID, &examsim.ExamItem{Position: 9, Answer: examsim.Answer{Choice: "A"}}, examStart); examsim.ErrorCode(err) != examsim.ENOTFOUND {
 		t.Errorf("position 9: %v", err)
 	}
 	if _, err := es.FindExam(ctx, 12345); examsim.ErrorCode(err) != examsim.ENOTFOUND {
@@ -99,7 +98,7 @@ func testSubmitExamRecordsAttemptsAndReviews(t *testing.T, open opener) {
 	if err := es.SubmitExam(ctx, e); examsim.ErrorCode(err) != examsim.ECONFLICT {
 		t.Errorf("second submission: %v, want a conflict", err)
 	}
-	if err := es.SaveExamAnswer(ctx, e.ID, &examsim.ExamItem{Position: 3, Choice: "A"}, examStart); examsim.ErrorCode(err) != examsim.ECONFLICT {
+	if err := es.SaveExamAnswer(ctx, e.ID, &examsim.ExamItem{Position: 3, Answer: examsim.Answer{Choice: "A"}}, examStart); examsim.ErrorCode(err) != examsim.ECONFLICT {
 		t.Errorf("answer after submission: %v, want a conflict", err)
 	}
 
@@ -160,7 +159,7 @@ func testPracticeAttemptsMoveTheReviewSchedule(t *testing.T, open opener) {
 	l, _ := ls.CreateAnonymous(ctx)
 	answer := func(qid string, correct bool, expl string, band int, at time.Time) {
 		t.Helper()
-		if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: qid, Lang: examsim.Thai, Choice: "A", Correct: correct, Explanation: expl, CreatedAt: at, Verdict: examsim.Verdict{Band: band}}); err != nil {
+		if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: qid, Lang: examsim.Thai, Choice: "A", Correct: correct, Explanation: expl, Verdict: examsim.Verdict{Band: band}}, CreatedAt: at}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -208,10 +207,10 @@ func testMergeAndDeleteCoverExamsAndReviews(t *testing.T, open opener) {
 	anon, _ := ls.CreateAnonymous(ctx)
 	e := newExam(anon.ID)
 	es.CreateExam(ctx, e)
-	as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: anon.ID, QuestionID: "q1", Choice: "B", Lang: examsim.English})
+	as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: anon.ID, Answer: examsim.Answer{QuestionID: "q1", Choice: "B", Lang: examsim.English}})
 	acct, _ := ls.CreateAnonymous(ctx)
 	ls.Register(ctx, acct.ID, "minh", "long enough")
-	as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: acct.ID, QuestionID: "q1", Choice: "C", Lang: examsim.English})
+	as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: acct.ID, Answer: examsim.Answer{QuestionID: "q1", Choice: "C", Lang: examsim.English}})
 	if err := ls.MergeAnonymous(ctx, anon.ID, acct.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +223,7 @@ func testMergeAndDeleteCoverExamsAndReviews(t *testing.T, open opener) {
 
 	// Another learner's data survives the deletion.
 	other, _ := ls.CreateAnonymous(ctx)
-	as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: other.ID, QuestionID: "q1", Choice: "B", Lang: examsim.English})
+	as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: other.ID, Answer: examsim.Answer{QuestionID: "q1", Choice: "B", Lang: examsim.English}})
 	if err := ls.DeleteLearner(ctx, acct.ID); err != nil {
 		t.Fatal(err)
 	}

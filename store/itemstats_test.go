@@ -25,8 +25,8 @@ func testItemResponsesFromEverySource(t *testing.T, open opener) {
 	host, _ := ls.CreateAccount(ctx, "host_stats", "long enough pass", examsim.RoleInstructor)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, a := range []*examsim.Attempt{
-		{LearnerID: ann.ID, QuestionID: "q1", Choice: "B", Correct: false, CreatedAt: t0.Add(2 * time.Minute)},
-		{LearnerID: host.ID, QuestionID: "q2", Choice: "C", Correct: true, CreatedAt: t0.Add(time.Minute), Source: examsim.SourceExam},
+		{LearnerID: ann.ID, Answer: examsim.Answer{QuestionID: "q1", Choice: "B", Correct: false}, CreatedAt: t0.Add(2 * time.Minute)},
+		{LearnerID: host.ID, Answer: examsim.Answer{QuestionID: "q2", Choice: "C", Correct: true}, CreatedAt: t0.Add(time.Minute), Source: examsim.SourceExam},
 	} {
 		a.Lang, a.Misconceptions, a.RubricVersion = examsim.English, []string{}, 1
 		if err := as.CreateAttempt(ctx, a); err != nil {
@@ -53,8 +53,8 @@ func testItemResponsesFromEverySource(t *testing.T, open opener) {
 	// (earlier than the B above, though stored later), so its class_answers
 	// row must not count twice.
 	err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{
-		{RunID: run.ID, PlayerID: anon.ID, QuestionID: "q1", Lang: examsim.English, Choice: "D", CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
-		{RunID: run.ID, PlayerID: signed.ID, QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, CreatedAt: t0, Verdict: examsim.Verdict{Misconceptions: []string{}}},
+		{RunID: run.ID, PlayerID: anon.ID, Answer: examsim.Answer{QuestionID: "q1", Lang: examsim.English, Choice: "D", Verdict: examsim.Verdict{Misconceptions: []string{}}}, CreatedAt: t0},
+		{RunID: run.ID, PlayerID: signed.ID, Answer: examsim.Answer{QuestionID: "q1", Lang: examsim.English, Choice: "A", Correct: true, Verdict: examsim.Verdict{Misconceptions: []string{}}}, CreatedAt: t0},
 	})
 	if err != nil {
 		t.Fatal(err)

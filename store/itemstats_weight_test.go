@@ -20,7 +20,7 @@ func TestItemResponsesCountOnlyAnswersWithWeight(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	answer := func(learner int64, qid string, correct bool) {
 		t.Helper()
-		a := &examsim.Attempt{LearnerID: learner, QuestionID: qid, Choice: "A", Correct: correct, CreatedAt: t0, Lang: examsim.English}
+		a := &examsim.Attempt{LearnerID: learner, Answer: examsim.Answer{QuestionID: qid, Choice: "A", Correct: correct, Lang: examsim.English}, CreatedAt: t0}
 		a.Misconceptions, a.RubricVersion = []string{}, 1
 		if err := as.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)

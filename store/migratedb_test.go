@@ -35,7 +35,7 @@ func populated(t *testing.T) (*disputeWorld, string) {
 		Agent: "structured", Generic: true, Decision: 2, Predicted: "retry", Expected: "retry", Correct: true}); err != nil {
 		t.Fatal(err)
 	}
-	wrong := &examsim.Attempt{LearnerID: w.student, QuestionID: "q-wrong", Lang: examsim.English, Choice: "C"}
+	wrong := &examsim.Attempt{LearnerID: w.student, Answer: examsim.Answer{QuestionID: "q-wrong", Lang: examsim.English, Choice: "C"}}
 	if err := w.attempts.CreateAttempt(ctx, wrong); err != nil { // a wrong answer makes a review card
 		t.Fatal(err)
 	}

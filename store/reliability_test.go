@@ -36,7 +36,7 @@ func TestDurabilitySettings(t *testing.T) {
 }
 
 func attemptFor(learnerID int64, text string) *examsim.Attempt {
-	return &examsim.Attempt{LearnerID: learnerID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "B", Explanation: text, Verdict: examsim.Verdict{Band: 2, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{}, RubricVersion: 1}}
+	return &examsim.Attempt{LearnerID: learnerID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "B", Explanation: text, Verdict: examsim.Verdict{Band: 2, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{}, RubricVersion: 1}}}
 }
 
 func wantStorageError(t *testing.T, err error, message string) {
@@ -104,8 +104,7 @@ func TestDiskFull(t *testing.T) {
 	// A classroom batch fails whole: no answer of it is kept.
 	batch := make([]*examsim.ClassAnswer, len(players))
 	for i, p := range players {
-		batch[i] = &examsim.ClassAnswer{RunID: run.ID, PlayerID: p.ID, QuestionID: "malformed-order-id", Lang: examsim.English,
-			Choice: "A", Explanation: text + text, Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
+		batch[i] = &examsim.ClassAnswer{RunID: run.ID, PlayerID: p.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Explanation: text + text, Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}}
 	}
 	wantStorageError(t, cs.SaveAnswers(ctx, batch), "error.storage_full")
 	if got, _ := cs.ListAnswers(ctx, run.ID); len(got) != 0 {

@@ -94,7 +94,7 @@ func TestMigrationMovesSM2CardsToFSRS(t *testing.T) {
 	// day late pushes a 1-day card well out.
 	as := store.NewAttemptService(db)
 	at := time.Date(2026, 5, 3, 10, 0, 0, 0, time.UTC)
-	if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: "q-vague", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "complete", Verdict: examsim.Verdict{Band: 3}, CreatedAt: at}); err != nil {
+	if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: "q-vague", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "complete", Verdict: examsim.Verdict{Band: 3}}, CreatedAt: at}); err != nil {
 		t.Fatal(err)
 	}
 	cards, _ = rs.ListReviewCards(ctx, l.ID)
@@ -146,7 +146,7 @@ func TestReviewSession(t *testing.T) {
 	}
 	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	answer := func(qid string, src examsim.Source) *examsim.Attempt {
-		return &examsim.Attempt{LearnerID: l.ID, QuestionID: qid, Lang: examsim.Polish, Choice: "A", Correct: true, CreatedAt: at, Source: src}
+		return &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: qid, Lang: examsim.Polish, Choice: "A", Correct: true}, CreatedAt: at, Source: src}
 	}
 	if err := rs.StartSession(ctx, &examsim.ReviewSession{LearnerID: l.ID, Mode: examsim.ModeReview, QuestionIDs: []string{"q1", "q2", "q3"}, Seed: 7}); err != nil {
 		t.Fatal(err)

@@ -162,7 +162,7 @@ func testAttemptsRoundTripAndMerge(t *testing.T, open opener) {
 	db := open(t)
 	ls, as := store.NewLearnerService(db), store.NewAttemptService(db)
 	anon, _ := ls.CreateAnonymous(ctx)
-	want := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true, Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Verdict: examsim.Verdict{Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}}, Misconceptions: []string{}, RubricVersion: 2}}
+	want := &examsim.Attempt{LearnerID: anon.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.Thai, Choice: "D", Correct: true, Explanation: "เป็น validation error ไม่ควร retry ซ้ำ", Verdict: examsim.Verdict{Band: 3, Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "fix-input", Hit: false}}, Misconceptions: []string{}, RubricVersion: 2}}}
 	if err := as.CreateAttempt(ctx, want); err != nil {
 		t.Fatal(err)
 	}
@@ -178,12 +178,10 @@ func testAttemptsRoundTripAndMerge(t *testing.T, open opener) {
 	}
 	// The whole verdict round-trips: confidence and evidence with the band,
 	// and a pending score until it is scored.
-	whole := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true,
-		Explanation: "validation error, fix the id", Verdict: examsim.Verdict{Band: 2, RubricVersion: 2,
-			Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{},
-			Evidence: &examsim.Evidence{Confidence: 0.85, Concepts: map[string][]examsim.Span{"validation": {{Start: 0, End: 16}}}}}}
-	pending := &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true,
-		Explanation: "", Verdict: examsim.Verdict{RubricVersion: 2, Pending: true, Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}
+	whole := &examsim.Attempt{LearnerID: anon.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "validation error, fix the id", Verdict: examsim.Verdict{Band: 2, RubricVersion: 2,
+		Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}}, Misconceptions: []string{},
+		Evidence: &examsim.Evidence{Confidence: 0.85, Concepts: map[string][]examsim.Span{"validation": {{Start: 0, End: 16}}}}}}}
+	pending := &examsim.Attempt{LearnerID: anon.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "", Verdict: examsim.Verdict{RubricVersion: 2, Pending: true, Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}}
 	for _, a := range []*examsim.Attempt{whole, pending} {
 		if err := as.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)

@@ -265,12 +265,12 @@ func TestWhatWaitsInTheQueue(t *testing.T) {
 		g               examsim.Gradable
 		flagged, unsure bool
 	}{
-		{"an open flag", examsim.Gradable{Flag: open, Verdict: examsim.Verdict{Evidence: sure}}, true, false},
-		{"an open flag after a regrade", examsim.Gradable{Flag: open, Verdict: examsim.Verdict{Human: human, Evidence: unsure}}, true, false},
-		{"a resolved flag", examsim.Gradable{Flag: resolved, Verdict: examsim.Verdict{Human: human}}, false, false},
-		{"unsure, never regraded", examsim.Gradable{Verdict: examsim.Verdict{Evidence: unsure}}, false, true},
-		{"unsure but regraded", examsim.Gradable{Verdict: examsim.Verdict{Human: human, Evidence: unsure}}, false, false},
-		{"sure and unflagged", examsim.Gradable{Verdict: examsim.Verdict{Evidence: sure}}, false, false},
+		{"an open flag", examsim.Gradable{Flag: open, Answer: examsim.Answer{Verdict: examsim.Verdict{Evidence: sure}}}, true, false},
+		{"an open flag after a regrade", examsim.Gradable{Flag: open, Answer: examsim.Answer{Verdict: examsim.Verdict{Human: human, Evidence: unsure}}}, true, false},
+		{"a resolved flag", examsim.Gradable{Flag: resolved, Answer: examsim.Answer{Verdict: examsim.Verdict{Human: human}}}, false, false},
+		{"unsure, never regraded", examsim.Gradable{Answer: examsim.Answer{Verdict: examsim.Verdict{Evidence: unsure}}}, false, true},
+		{"unsure but regraded", examsim.Gradable{Answer: examsim.Answer{Verdict: examsim.Verdict{Human: human, Evidence: unsure}}}, false, false},
+		{"sure and unflagged", examsim.Gradable{Answer: examsim.Answer{Verdict: examsim.Verdict{Evidence: sure}}}, false, false},
 		{"confidence unknown (stored before it was kept)", examsim.Gradable{}, false, false},
 	}
 	for _, tc := range tests {

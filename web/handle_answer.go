@@ -48,8 +48,8 @@ func (s *Server) handleAnswer(c echo.Context) error {
 		return s.answerNotSaved(c, err, q, tx, form)
 	}
 	a := &examsim.Attempt{
-		LearnerID: learner.ID, QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
-		Explanation: form.Explanation, Verdict: verdict,
+		LearnerID: learner.ID, Answer: examsim.Answer{QuestionID: q.ID, Lang: p.Lang, Choice: form.Choice, Correct: form.Choice == q.Answer,
+			Explanation: form.Explanation, Verdict: verdict},
 		CreatedAt: s.now(), // the clock reviews are scheduled by
 	}
 	if err := s.Attempts.CreateAttempt(c.Request().Context(), a); err != nil {

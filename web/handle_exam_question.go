@@ -140,7 +140,7 @@ func (s *Server) handleExamAnswer(c echo.Context) error {
 	}
 
 	now := s.now()
-	answer := &examsim.ExamItem{Position: it.Position, Choice: own, Explanation: form.Explanation, Lang: p.Lang, Flagged: form.Flagged}
+	answer := &examsim.ExamItem{Position: it.Position, Answer: examsim.Answer{Choice: own, Explanation: form.Explanation, Lang: p.Lang}, Flagged: form.Flagged}
 	if own != "" {
 		answer.AnsweredAt = now
 		if own == it.Choice && !it.AnsweredAt.IsZero() {

@@ -259,8 +259,9 @@ func (s *Server) handleReviewAnswer(c echo.Context) error {
 		return err
 	}
 	a := &examsim.Attempt{
-		LearnerID: rs.LearnerID, QuestionID: v.Q.ID, Lang: p.Lang, Choice: own, Correct: own == v.Q.Answer,
-		Explanation: v.Form.Explanation, Verdict: res.Verdict(v.Tx.Rubric.Version), CreatedAt: s.now(),
+		LearnerID: rs.LearnerID, CreatedAt: s.now(),
+		Answer: examsim.Answer{QuestionID: v.Q.ID, Lang: p.Lang, Choice: own, Correct: own == v.Q.Answer,
+			Explanation: v.Form.Explanation, Verdict: res.Verdict(v.Tx.Rubric.Version)},
 	}
 	if rs.Mode == examsim.ModeCram {
 		a.Source = examsim.SourceCram

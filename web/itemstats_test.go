@@ -58,7 +58,7 @@ func storeSyntheticAnswers(t *testing.T, app *classApp) (ids []string, letter fu
 			q, _ := app.Bank.Question(ids[qi])
 			choice := letter(qi, syn)
 			at = at.Add(time.Minute)
-			a := &examsim.Attempt{LearnerID: l.ID, QuestionID: q.ID, Lang: examsim.English, Choice: choice, Correct: choice == q.Answer, CreatedAt: at, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}
+			a := &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: q.ID, Lang: examsim.English, Choice: choice, Correct: choice == q.Answer, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}, CreatedAt: at}
 			if err := as.CreateAttempt(ctx, a); err != nil {
 				t.Fatal(err)
 			}

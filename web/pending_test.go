@@ -86,8 +86,7 @@ func TestPendingScoreIsScoredOnNextView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending := &examsim.Attempt{LearnerID: a.LearnerID, QuestionID: "empty-result-retry-loop", Lang: examsim.English, Choice: "D", Correct: true,
-		Explanation: "It is a valid empty result: the query ran and matched nothing, so retrying won't help.", Verdict: scoring.Pending(0)}
+	pending := &examsim.Attempt{LearnerID: a.LearnerID, Answer: examsim.Answer{QuestionID: "empty-result-retry-loop", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "It is a valid empty result: the query ran and matched nothing, so retrying won't help.", Verdict: scoring.Pending(0)}}
 	if err := attempts.CreateAttempt(ctx, pending); err != nil {
 		t.Fatal(err)
 	}

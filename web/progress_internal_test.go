@@ -43,7 +43,7 @@ func TestNiceCeiling(t *testing.T) {
 func TestTimelineCountsPerDay(t *testing.T) {
 	now := time.Date(2026, 5, 14, 10, 0, 0, 0, time.UTC)
 	at := func(daysAgo int, correct bool) *examsim.Attempt {
-		return &examsim.Attempt{Correct: correct, CreatedAt: now.AddDate(0, 0, -daysAgo)}
+		return &examsim.Attempt{Answer: examsim.Answer{Correct: correct}, CreatedAt: now.AddDate(0, 0, -daysAgo)}
 	}
 	days := timeline([]*examsim.Attempt{at(0, true), at(0, false), at(2, true), at(30, true), at(-1, true)}, now, 3)
 	type got struct {
@@ -69,7 +69,7 @@ func TestTimelineDaysAreTheViewers(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 5, 14, 9, 0, 0, 0, saigon)
-	late := &examsim.Attempt{Correct: true, CreatedAt: time.Date(2026, 5, 13, 20, 0, 0, 0, time.UTC)}
+	late := &examsim.Attempt{Answer: examsim.Answer{Correct: true}, CreatedAt: time.Date(2026, 5, 13, 20, 0, 0, 0, time.UTC)}
 	early := &examsim.Attempt{CreatedAt: time.Date(2026, 5, 13, 17, 30, 0, 0, time.UTC)}
 	var got []string
 	for _, d := range timeline([]*examsim.Attempt{late, early}, now, 2) {

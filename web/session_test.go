@@ -194,7 +194,7 @@ func TestOldSignedCookiesCarryAnonymousLearnersOver(t *testing.T) {
 	}
 	ls := store.NewLearnerService(app.DB)
 	anon, _ := ls.CreateAnonymous(ctx)
-	if err := store.NewAttemptService(app.DB).CreateAttempt(ctx, &examsim.Attempt{LearnerID: anon.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Explanation: "from before the update", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}); err != nil {
+	if err := store.NewAttemptService(app.DB).CreateAttempt(ctx, &examsim.Attempt{LearnerID: anon.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Explanation: "from before the update", Verdict: examsim.Verdict{Concepts: []examsim.ConceptHit{}, Misconceptions: []string{}}}}); err != nil {
 		t.Fatal(err)
 	}
 	acct, _ := ls.CreateAccount(ctx, "kasia", "a less common passphrase", examsim.RoleAdmin)

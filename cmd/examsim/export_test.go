@@ -31,8 +31,8 @@ func regradedDB(t *testing.T, path string) (regraded, plain *examsim.Attempt) {
 		t.Fatal(err)
 	}
 	as := store.NewAttemptService(db)
-	regraded = &examsim.Attempt{LearnerID: learner.ID, QuestionID: "malformed-order-id", Lang: examsim.Polish, Choice: "D", Correct: true, Explanation: "Błąd walidacji \"id\": ponawianie nic nie da, popraw format", Verdict: examsim.Verdict{RubricVersion: 0}}
-	plain = &examsim.Attempt{LearnerID: learner.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{RubricVersion: 0}}
+	regraded = &examsim.Attempt{LearnerID: learner.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.Polish, Choice: "D", Correct: true, Explanation: "Błąd walidacji \"id\": ponawianie nic nie da, popraw format", Verdict: examsim.Verdict{RubricVersion: 0}}}
+	plain = &examsim.Attempt{LearnerID: learner.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "D", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{RubricVersion: 0}}}
 	for _, a := range []*examsim.Attempt{regraded, plain} {
 		if err := as.CreateAttempt(ctx, a); err != nil {
 			t.Fatal(err)

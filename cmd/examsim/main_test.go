@@ -171,7 +171,7 @@ func testRescoreUpdatesOldRubricVersions(t *testing.T, path string) {
 	}
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	as := store.NewAttemptService(db)
-	old := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Band: 0, RubricVersion: 0}}
+	old := &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Band: 0, RubricVersion: 0}}}
 	as.CreateAttempt(ctx, old)
 	db.Close()
 
@@ -203,7 +203,7 @@ func TestRescoreGoesOnPastAFailingItem(t *testing.T) {
 	l, _ := store.NewLearnerService(db).CreateAnonymous(ctx)
 	as := store.NewAttemptService(db)
 	text := "validation error, isRetryable false, fix the format #NNNNN"
-	stale := &examsim.Attempt{LearnerID: l.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: text}
+	stale := &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: text}}
 	refused := *stale
 	pending := *stale
 	pending.Verdict = examsim.Verdict{Pending: true, RubricVersion: 99} // a current version: only its pending flag makes it due
@@ -266,8 +266,7 @@ func TestRescoreScoresPendingClassAnswers(t *testing.T) {
 	if err := cs.CreatePlayer(ctx, player); err != nil {
 		t.Fatal(err)
 	}
-	a := &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true,
-		Explanation: "validation error, isRetryable false, fix the format #NNNNN", Points: 1000, Verdict: examsim.Verdict{Pending: true, RubricVersion: 1}}
+	a := &examsim.ClassAnswer{RunID: run.ID, PlayerID: player.ID, Answer: examsim.Answer{QuestionID: "malformed-order-id", Lang: examsim.English, Choice: "A", Correct: true, Explanation: "validation error, isRetryable false, fix the format #NNNNN", Verdict: examsim.Verdict{Pending: true, RubricVersion: 1}}, Points: 1000}
 	if err := cs.SaveAnswers(ctx, []*examsim.ClassAnswer{a}); err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func testQuestionsStatsWithDB(t *testing.T, path string) {
 		for qi, syn := range row {
 			at = at.Add(time.Minute)
 			choice := own(qi, syn)
-			if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: qs[qi].ID, Lang: examsim.English, Choice: choice, Correct: choice == qs[qi].Answer, CreatedAt: at, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}); err != nil {
+			if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: qs[qi].ID, Lang: examsim.English, Choice: choice, Correct: choice == qs[qi].Answer, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}, CreatedAt: at}); err != nil {
 				t.Fatal(err)
 			}
 		}

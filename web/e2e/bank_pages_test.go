@@ -35,7 +35,7 @@ func TestBankPagesPassAxeEverywhere(t *testing.T) {
 		for _, q := range app.Bank.Questions[:3] {
 			at = at.Add(time.Minute)
 			choice := q.Text(examsim.English).Options[i%len(q.Text(examsim.English).Options)].Letter
-			if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, QuestionID: q.ID, Lang: examsim.English, Choice: choice, Correct: choice == q.Answer, CreatedAt: at, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}); err != nil {
+			if err := as.CreateAttempt(ctx, &examsim.Attempt{LearnerID: l.ID, Answer: examsim.Answer{QuestionID: q.ID, Lang: examsim.English, Choice: choice, Correct: choice == q.Answer, Verdict: examsim.Verdict{Misconceptions: []string{}, RubricVersion: 1}}, CreatedAt: at}); err != nil {
 				t.Fatal(err)
 			}
 		}
