@@ -148,14 +148,14 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 func (ad *admission) score() *examsim.ClassAnswer {
 	a := &examsim.ClassAnswer{
 		RunID: ad.roomID, PlayerID: ad.playerID, QuestionIndex: ad.index,
-		Answer: examsim.Answer{QuestionID: ad.q.ID, Lang: ad.tx.Rubric.Lang, Choice: ad.choice, Correct: ad.choice == ad.q.Answer,
-			Explanation: ad.explanation, Verdict: scoring.VerdictOf(ad.tx.Rubric, ad.choice, ad.explanation)},
+		Answer: examsim.Answer{QuestionID: ad.q.ID, Lang: ad.tx.Rubric().Lang, Choice: ad.choice, Correct: ad.choice == ad.q.Answer,
+			Explanation: ad.explanation, Verdict: scoring.VerdictOf(ad.tx.Rubric(), ad.choice, ad.explanation)},
 		ElapsedMS: ad.elapsed.Milliseconds(), CreatedAt: ad.at.UTC(), Epoch: ad.epoch,
 	}
-	if ad.explanation == "" || len(ad.tx.Rubric.Concepts) == 0 {
+	if ad.explanation == "" || len(ad.tx.Rubric().Concepts) == 0 {
 		// Nothing was scored: no explanation, or a teacher's question
 		// without a rubric, whose explanations the teacher reads unscored.
-		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric.Version}
+		a.Verdict = examsim.Verdict{RubricVersion: ad.tx.Rubric().Version}
 	}
 	explScore := a.Score()
 	if a.Pending || ad.explanation == "" {

@@ -921,7 +921,7 @@ func TestAnswerKeptWhenScoringFails(t *testing.T) {
 	for _, id := range quizIDs {
 		q, _ := broken.Question(id)
 		for _, l := range examsim.Langs {
-			r := q.Text(l).Rubric
+			r := q.Text(l).Rubric()
 			r.Concepts[0].Patterns = append([]*scoring.Pattern{nil}, r.Concepts[0].Patterns...) // a nil pattern panics the scorer
 		}
 	}

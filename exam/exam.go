@@ -57,7 +57,7 @@ func ScoreItem(bank Bank, it *examsim.ExamItem) error {
 		return nil
 	}
 	tx := q.In(it.Lang)
-	it.SetScored(scoring.VerdictOf(tx.Rubric, it.Choice, it.Explanation))
+	it.SetScored(scoring.VerdictOf(tx.Rubric(), it.Choice, it.Explanation))
 	return nil
 }
 

@@ -40,11 +40,11 @@ func TestScoreItem(t *testing.T) {
 	// English one, so scoring in the wrong language shows.
 	scoredIn := func(lang examsim.Lang, text string) examsim.Verdict {
 		tx := q.In(lang)
-		res, err := tx.Rubric.Score(text)
+		res, err := tx.Rubric().Score(text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.Verdict(tx.Rubric.Version)
+		return res.Verdict(tx.Rubric().Version)
 	}
 	polishText := ""
 	for _, o := range q.In(examsim.Polish).Options {

@@ -33,9 +33,12 @@ const (
 // returns every problem it finds, never just the first; the bank is usable
 // only when there are none.
 func Load(fsys fs.FS, display string) (*Bank, Problems) {
-	l := &loader{fsys: fsys, display: display}
+	return load(&loader{fsys: fsys, display: display})
+}
+
+func load(l *loader) (*Bank, Problems) {
 	bank := &Bank{byID: map[string]*Question{}, topicByID: map[string]*Topic{}}
-	entries, err := fs.ReadDir(fsys, ".")
+	entries, err := fs.ReadDir(l.fsys, ".")
 	if err != nil {
 		l.fileAt(".").add(1, "check.read_folder", "Err", err.Error())
 		return nil, l.problems
@@ -114,6 +117,9 @@ type loader struct {
 	display  string
 	problems Problems
 	warnings Problems
+	// deferRubrics: parse each language file's rubric on first use
+	// (LoadDeferred), where the split is certain.
+	deferRubrics bool
 }
 
 func (l *loader) fileAt(rel string) *file {
@@ -446,7 +452,7 @@ func (l *loader) loadQuestions(t *Topic) []*Question {
 	for range min(runtime.GOMAXPROCS(0), len(dirs)) {
 		wg.Go(func() {
 			for i := range next {
-				ql := &loader{fsys: l.fsys, display: l.display}
+				ql := &loader{fsys: l.fsys, display: l.display, deferRubrics: l.deferRubrics}
 				loaded[i] = ql.loadQuestion(t, dirs[i])
 				found[i] = ql.problems
 			}
@@ -696,19 +702,38 @@ func (l *loader) loadText(t *Topic, dir string, lang examsim.Lang, meta *file, n
 	if !ok {
 		return nil, nil
 	}
-	var tm textYAML
-	root, ok := decodeYAML(f, md.frontMatter, md.fmLine, &tm)
+	if l.deferRubrics {
+		if tx, letters, ok := l.loadTextHead(t, f, md, lang, neutral); ok {
+			return tx, letters
+		}
+	}
+	tm, rubric, ok := parseFrontMatter(f, md.frontMatter, md.fmLine, t, lang, neutral)
 	if !ok {
 		return nil, nil
 	}
-	lines := yamlLines{root: root, first: md.fmLine}
-	if strings.TrimSpace(tm.Title) == "" {
-		f.add(lines.of("title"), "check.title")
+	return buildText(f, md, tm, rubric)
+}
+
+// parseFrontMatter decodes and checks a language file's whole front matter:
+// its title, rubric and sources.
+func parseFrontMatter(f *file, frontMatter []byte, fmLine int, t *Topic, lang examsim.Lang, neutral scoring.Rubric) (*textYAML, *scoring.Rubric, bool) {
+	var tm textYAML
+	root, ok := decodeYAML(f, frontMatter, fmLine, &tm)
+	if !ok {
+		return nil, nil, false
 	}
+	lines := yamlLines{root: root, first: fmLine}
+	checkTitle(f, lines, &tm)
 	rubric := localRubric(f, lines, lang, neutral, &tm)
 	checkUnknownRubricIDs(f, lines, neutral, &tm)
 	checkSources(f, lines, t, tm.Sources)
-	return buildText(f, md, &tm, rubric)
+	return &tm, rubric, true
+}
+
+func checkTitle(f *file, lines yamlLines, tm *textYAML) {
+	if strings.TrimSpace(tm.Title) == "" {
+		f.add(lines.of("title"), "check.title")
+	}
 }
 
 // localRubric completes the neutral rubric with this language's hints,
@@ -809,7 +834,7 @@ func checkSources(f *file, lines yamlLines, t *Topic, sources []Source) {
 func buildText(f *file, md *markdownFile, tm *textYAML, rubric *scoring.Rubric) (*Text, []string) {
 	var letters []string
 	stem, options := parseBody(f, md)
-	tx := &Text{Title: tm.Title, Rubric: rubric, Sources: tm.Sources, StemMarkdown: stem,
+	tx := &Text{Title: tm.Title, rubric: rubric, Sources: tm.Sources, StemMarkdown: stem,
 		stem: newRendered(f, md.bodyLine, stem)}
 	for _, o := range options {
 		letters = append(letters, o.letter)

@@ -117,8 +117,8 @@ func TestLoadGoodBank(t *testing.T) {
 	if !strings.Contains(tx.Options[0].ExplanationHTML(), "Wrong because.") || strings.Contains(tx.Options[0].HTML(), "Wrong because") {
 		t.Errorf("option text and explanation are mixed up: %+v", tx.Options[0])
 	}
-	if tx.Rubric.Version != 2 || tx.Rubric.Concepts[0].Weight != 3 || tx.Rubric.Misconceptions[0].Penalty != 40 {
-		t.Errorf("rubric = %+v", tx.Rubric)
+	if tx.Rubric().Version != 2 || tx.Rubric().Concepts[0].Weight != 3 || tx.Rubric().Misconceptions[0].Penalty != 40 {
+		t.Errorf("rubric = %+v", tx.Rubric())
 	}
 	if diff := cmp.Diff([]examsim.Lang{"en", "pl", "th", "vi"}, bank.Langs()); diff != "" {
 		t.Errorf("langs: %s", diff)

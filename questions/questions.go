@@ -113,10 +113,25 @@ type Text struct {
 	Title        string
 	StemMarkdown string // the stem as written, for the cue check
 	Options      []Option
-	Rubric       *scoring.Rubric
 	Sources      []Source
 	stem         *rendered
+	rubric       *scoring.Rubric
+	deferred     *deferredRubric // LoadDeferred: the rubric to parse on first use; nil from Load
 }
+
+// Rubric is the text's rubric. A text from LoadDeferred parses it here on
+// the first call; one whose rubric has problems (Bank.Complete reports
+// them) gets its neutral rubric, without hints or patterns, never nil.
+func (t *Text) Rubric() *scoring.Rubric {
+	if d := t.deferred; d != nil {
+		d.once.Do(func() { t.rubric = d.parse(t) })
+	}
+	return t.rubric
+}
+
+// SetRubric replaces the text's rubric: for texts built outside the loader,
+// as tests build them.
+func (t *Text) SetRubric(r *scoring.Rubric) { t.rubric, t.deferred = r, nil }
 
 // StemHTML is the stem rendered from bank Markdown, raw HTML dropped.
 func (t *Text) StemHTML() string { return t.stem.HTML() }

@@ -33,7 +33,7 @@ func (c SelfCheck) Pass() bool {
 // nothing when the question has no rubric in lang.
 func (q *Question) SelfCheck(lang examsim.Lang) []SelfCheck {
 	tx := q.Text(lang)
-	if tx == nil || tx.Rubric == nil || len(tx.Rubric.Concepts) == 0 {
+	if tx == nil || tx.Rubric() == nil || len(tx.Rubric().Concepts) == 0 {
 		return nil
 	}
 	var out []SelfCheck
@@ -42,7 +42,7 @@ func (q *Question) SelfCheck(lang examsim.Lang) []SelfCheck {
 		if c.Keyed {
 			c.Text += " " + DropVerdict(plainHTML(o.ExplanationHTML()))
 		}
-		res, err := tx.Rubric.Score(c.Text)
+		res, err := tx.Rubric().Score(c.Text)
 		if err != nil {
 			c.Band = -1 // too long to score: fails either way
 		} else {

@@ -101,7 +101,7 @@ func TestAgreement(t *testing.T) {
 			t.Errorf("item %s: band %d is not 0-3", it.ID, it.Band)
 			continue
 		}
-		res, err := q.Text(lang).Rubric.Score(it.Text)
+		res, err := q.Text(lang).Rubric().Score(it.Text)
 		if err != nil {
 			t.Errorf("item %s: %v", it.ID, err)
 			continue
@@ -110,7 +110,7 @@ func TestAgreement(t *testing.T) {
 		if (showItems && res.Band != it.Band || showAll) && it.Split == "train" {
 			t.Logf("train %s %s %s (%s): human %d, scorer %d %v: %q", it.ID, it.Lang, it.Question, it.Kind, it.Band, res.Band, res.MisconceptionIDs(), it.Text)
 			if showAll {
-				t.Logf("  %s", scoring.Signals(q.Text(lang).Rubric, it.Text))
+				t.Logf("  %s", scoring.Signals(q.Text(lang).Rubric(), it.Text))
 			}
 		}
 	}
@@ -206,8 +206,8 @@ func TestMinimalPairs(t *testing.T) {
 			t.Errorf("pair %s: no question %s in language %q", p.ID, p.Question, p.Lang)
 			continue
 		}
-		hi, err1 := q.Text(lang).Rubric.Score(p.Higher)
-		lo, err2 := q.Text(lang).Rubric.Score(p.Lower)
+		hi, err1 := q.Text(lang).Rubric().Score(p.Higher)
+		lo, err2 := q.Text(lang).Rubric().Score(p.Lower)
 		if err1 != nil || err2 != nil {
 			t.Errorf("pair %s: %v %v", p.ID, err1, err2)
 			continue

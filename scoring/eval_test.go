@@ -184,7 +184,7 @@ func agreeOn(t *testing.T, bank *questions.Bank, lang examsim.Lang, items []labe
 			t.Errorf("%s item %d: no question %s in %s", lang, i+1, it.Question, lang)
 			continue
 		}
-		res, err := q.Text(lang).Rubric.Score(it.Text)
+		res, err := q.Text(lang).Rubric().Score(it.Text)
 		if err != nil {
 			t.Errorf("%s item %d: %v", lang, i+1, err)
 			continue

@@ -205,7 +205,7 @@ func TestHeldOutWriters(t *testing.T) {
 			t.Errorf("item %s: no question %s in %q", it.ID, it.Question, it.Lang)
 			continue
 		}
-		res, err := q.Text(lang).Rubric.ScoreChoice(it.Text, it.Option)
+		res, err := q.Text(lang).Rubric().ScoreChoice(it.Text, it.Option)
 		if err != nil {
 			t.Errorf("item %s: %v", it.ID, err)
 			continue

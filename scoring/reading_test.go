@@ -169,7 +169,7 @@ func TestReadsWhoAssertsWhat(t *testing.T) {
 		if !ok {
 			t.Fatalf("no question %s", tt.question)
 		}
-		res, err := q.Text(tt.lang).Rubric.Score(tt.text)
+		res, err := q.Text(tt.lang).Rubric().Score(tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +248,7 @@ func TestBandsAsACarefulGraderGives(t *testing.T) {
 		if !ok {
 			t.Fatalf("no question %s", tt.question)
 		}
-		res, err := q.Text(tt.lang).Rubric.Score(tt.text)
+		res, err := q.Text(tt.lang).Rubric().Score(tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}

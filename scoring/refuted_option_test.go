@@ -33,7 +33,7 @@ func TestRefutedOptionIsNeverHeld(t *testing.T) {
 		{"th", "exception ดิบ ๆ ข้อความให้ลองใหม่ภายหลังแบบกว้าง ๆ และป้ายความรุนแรง คือสิ่งที่ข้ออื่นให้ ซึ่งไม่ช่วยให้ agent ไปต่อได้เลย ข้อ A บอกทางไปต่อชัดเจน แบ่งเป็นสองพาเลทหรือจอง LTL พร้อมน้ำหนักจริง ขีดจำกัด 1,000 กก. และบริษัทขนส่ง"},
 	}
 	for _, tt := range tests {
-		r := q.Text(tt.lang).Rubric
+		r := q.Text(tt.lang).Rubric()
 		res, err := r.Score(tt.text)
 		if err != nil {
 			t.Fatal(err)
@@ -47,7 +47,7 @@ func TestRefutedOptionIsNeverHeld(t *testing.T) {
 		"en": "A is clear, but the others are fine too: try again later would also work.",
 		"vi": "A rõ ràng, nhưng các phương án còn lại cũng được: thử lại sau cũng ổn.",
 	} {
-		if res, _ := q.Text(lang).Rubric.Score(text); res.Band != 0 {
+		if res, _ := q.Text(lang).Rubric().Score(text); res.Band != 0 {
 			t.Errorf("[%s] %q: band %d, want 0 (the others endorsed)", lang, text, res.Band)
 		}
 	}
@@ -79,7 +79,7 @@ func TestSufficiencyIsAClaim(t *testing.T) {
 		{"th", "ดูแค่ isRetryable ก็พอ ถ้า false ก็หยุด", true},
 	}
 	for _, tt := range tests {
-		r := q.Text(tt.lang).Rubric
+		r := q.Text(tt.lang).Rubric()
 		res, err := r.Score(tt.text)
 		if err != nil {
 			t.Fatal(err)
@@ -99,7 +99,7 @@ func TestSufficiencyIsAClaim(t *testing.T) {
 func TestScoreChoiceBandsAWrongChoiceZero(t *testing.T) {
 	bank := loadBank(t)
 	q, _ := bank.Question("empty-result-retry-loop")
-	r := q.Text(examsim.English).Rubric
+	r := q.Text(examsim.English).Rubric()
 	text := "It is a valid empty result: the query ran and matched nothing, so retrying won't help."
 	alone, _ := r.Score(text)
 	for _, o := range q.Text(examsim.English).Options {

@@ -47,7 +47,7 @@ func TestScoringInSequenceEqualsFreshIndex(t *testing.T) {
 		if !ok || !okLang || q.Text(lang) == nil {
 			t.Fatalf("no question %s in %q", j.question, j.lang)
 		}
-		r := q.Text(lang).Rubric
+		r := q.Text(lang).Rubric()
 		got, err := r.Score(j.text)
 		if err != nil {
 			t.Fatalf("text %d (%s %s, after %q): %v", i, j.lang, j.question, previous(jobs, i), err)
@@ -94,7 +94,7 @@ func FuzzScorePairs(f *testing.F) {
 			f.Fatalf("no question %s in the bank", id)
 		}
 		for _, l := range examsim.Langs {
-			rubrics = append(rubrics, q.Text(l).Rubric)
+			rubrics = append(rubrics, q.Text(l).Rubric())
 		}
 	}
 	f.Fuzz(func(t *testing.T, first, second string) {

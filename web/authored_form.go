@@ -350,7 +350,7 @@ var patternSyntax = [][2]string{
 // unscored says whether a question's explanations go unscored: a teacher's
 // question without a rubric.
 func unscored(tx *questions.Text) bool {
-	return tx != nil && (tx.Rubric == nil || len(tx.Rubric.Concepts) == 0)
+	return tx != nil && (tx.Rubric() == nil || len(tx.Rubric().Concepts) == 0)
 }
 
 // langName is a language's own name, as the language switch shows it.

@@ -892,9 +892,9 @@ func questionHead(v playView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var47 string
-			templ_7745c5c3_Var47, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(textOf(ctx, q).Rubric.Lang)).Resolve(ctx)
+			templ_7745c5c3_Var47, templ_7745c5c3_Err = templruntime.NewAttributeExpression(string(textOf(ctx, q).Rubric().Lang)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 134, Col: 92}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 134, Col: 94}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var47)
 			if templ_7745c5c3_Err != nil {
@@ -907,7 +907,7 @@ func questionHead(v playView) templ.Component {
 			var templ_7745c5c3_Var48 string
 			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(textOf(ctx, q).Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 134, Col: 117}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_play.templ`, Line: 134, Col: 119}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 			if templ_7745c5c3_Err != nil {
@@ -917,7 +917,7 @@ func questionHead(v playView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if l := textOf(ctx, q).Rubric.Lang; l != "" && l != page(ctx).Lang && q.Authored {
+			if l := textOf(ctx, q).Rubric().Lang; l != "" && l != page(ctx).Lang && q.Authored {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 76, " <p class=\"note\" data-testid=\"question-other-lang\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -111,11 +111,11 @@ func buildFeedback(pageTx *questions.Text, se scoredExplanation) feedbackView {
 		f.Confidence = se.Evidence.Confidence
 	}
 	hints, whys := map[string]string{}, map[string]string{}
-	if pageTx != nil && pageTx.Rubric != nil {
-		for _, c := range pageTx.Rubric.Concepts {
+	if pageTx != nil && pageTx.Rubric() != nil {
+		for _, c := range pageTx.Rubric().Concepts {
 			hints[c.ID] = c.Hint
 		}
-		for _, m := range pageTx.Rubric.Misconceptions {
+		for _, m := range pageTx.Rubric().Misconceptions {
 			whys[m.ID] = m.Why
 		}
 	}

@@ -18,6 +18,13 @@ import (
 // The scorer's evidence and confidence are built by hand here: these tests
 // are about showing them, whatever the scorer of the day fills in.
 
+// textWithRubric is a question text that has only a rubric.
+func textWithRubric(r *scoring.Rubric) *questions.Text {
+	tx := &questions.Text{}
+	tx.SetRubric(r)
+	return tx
+}
+
 var feedbackRubric = &scoring.Rubric{Version: 1,
 	Concepts: []scoring.Concept{
 		{ID: "validation", Role: scoring.Decisive, Hint: "Name it a validation error"},
@@ -45,7 +52,7 @@ func renderFeedback(t *testing.T, lang examsim.Lang, text string, res scoring.Re
 	v := res.Verdict(1)
 	v.Human = human
 	se := scoredExplanation{Lang: lang, Explanation: text, Verdict: v}
-	f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se)
+	f := buildFeedback(textWithRubric(feedbackRubric), se)
 	f.ID = "-1"
 	f.Flag = flagView{Action: "/attempts/1/flag"}
 	var b bytes.Buffer
@@ -209,7 +216,7 @@ func TestVerdictWithoutStoredEvidenceShowsNone(t *testing.T) {
 	text := "It is a validation error, the agent can fix it"
 	se := scoredExplanation{Lang: examsim.English, Explanation: text, Verdict: examsim.Verdict{Band: 2, RubricVersion: 1,
 		Concepts: []examsim.ConceptHit{{ID: "validation", Hit: true}, {ID: "no-retry"}}, Misconceptions: []string{"agent-can-fix"}}}
-	f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se)
+	f := buildFeedback(textWithRubric(feedbackRubric), se)
 	if f.Known || f.Unsure() {
 		t.Errorf("known %v unsure %v, want neither for a verdict without stored evidence", f.Known, f.Unsure())
 	}
@@ -232,7 +239,7 @@ func TestPendingScoreIsShownAsPending(t *testing.T) {
 	}
 	for _, lang := range examsim.Langs {
 		se := scoredExplanation{Lang: lang, Explanation: "C is right.", Verdict: scoring.Pending(1)}
-		f := buildFeedback(&questions.Text{Rubric: feedbackRubric}, se)
+		f := buildFeedback(textWithRubric(feedbackRubric), se)
 		var b bytes.Buffer
 		ctx := context.WithValue(context.Background(), pageKey{}, &Page{Lang: lang, Catalog: cat, CSRF: "tok"})
 		if err := explanationFeedback(f).Render(ctx, &b); err != nil {

@@ -42,7 +42,7 @@ func (s *Server) handleAnswer(c echo.Context) error {
 	}
 	// A scorer failure leaves the score pending: the answer is stored all
 	// the same, and scored again on its next view.
-	verdict := scoring.VerdictOf(tx.Rubric, form.Choice, form.Explanation)
+	verdict := scoring.VerdictOf(tx.Rubric(), form.Choice, form.Explanation)
 	learner, err := s.ensureLearner(c)
 	if err != nil {
 		return s.answerNotSaved(c, err, q, tx, form)

@@ -60,10 +60,10 @@ func (s *Server) attemptFeedback(c echo.Context, q *questions.Question, tx *ques
 // the answer kept with its score pending, and the next view tries again.
 func (s *Server) scorePending(c echo.Context, q *questions.Question, a *examsim.Attempt) {
 	tx := q.Text(a.Lang)
-	if !a.Pending || tx == nil || tx.Rubric == nil {
+	if !a.Pending || tx == nil || tx.Rubric() == nil {
 		return
 	}
-	v := scoring.VerdictOf(tx.Rubric, a.Choice, a.Explanation)
+	v := scoring.VerdictOf(tx.Rubric(), a.Choice, a.Explanation)
 	if v.Pending {
 		return
 	}

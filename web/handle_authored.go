@@ -282,10 +282,10 @@ func (s *Server) checkEditor(ui *Page, f *editorForm, q *examsim.AuthoredQuestio
 	}
 	for i := range f.Samples {
 		sm := &f.Samples[i]
-		if strings.TrimSpace(sm.Text) == "" || tx == nil || tx.Rubric == nil || len(tx.Rubric.Concepts) == 0 || blocking {
+		if strings.TrimSpace(sm.Text) == "" || tx == nil || tx.Rubric() == nil || len(tx.Rubric().Concepts) == 0 || blocking {
 			continue
 		}
-		res, err := tx.Rubric.Score(sm.Text)
+		res, err := tx.Rubric().Score(sm.Text)
 		if err != nil {
 			sm.Error = err.Error()
 			if e := (*examsim.Error)(nil); errors.As(err, &e) {

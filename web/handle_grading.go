@@ -130,10 +130,10 @@ func (s *Server) regradeForm(c echo.Context, g *examsim.Gradable, q *questions.Q
 	v := regradeView{G: g, Q: q, Title: tx.Title, Feedback: buildFeedback(tx, se), Band: band, Note: note, URL: gradingURL(g.Target)}
 	v.Feedback.ForTeacher = true
 	hints := map[string]string{}
-	for _, c := range tx.Rubric.Concepts {
+	for _, c := range tx.Rubric().Concepts {
 		hints[c.ID] = c.Hint
 	}
-	for _, c := range q.Text(g.Lang).Rubric.Concepts {
+	for _, c := range q.Text(g.Lang).Rubric().Concepts {
 		label := hints[c.ID]
 		if label == "" {
 			label = c.Hint
@@ -178,7 +178,7 @@ func (s *Server) handleRegrade(c echo.Context) error {
 	note := strings.TrimSpace(formText(c, "note"))
 	band, convErr := strconv.Atoi(c.FormValue("band"))
 	var rubric []string
-	for _, rc := range q.Text(g.Lang).Rubric.Concepts {
+	for _, rc := range q.Text(g.Lang).Rubric().Concepts {
 		rubric = append(rubric, rc.ID)
 	}
 	var problem *examsim.Error

@@ -254,14 +254,14 @@ func (s *Server) handleReviewAnswer(c echo.Context) error {
 	if v.Form.Error != "" {
 		return Render(c, http.StatusUnprocessableEntity, ReviewCardPage(v))
 	}
-	res, err := v.Tx.Rubric.Score(v.Form.Explanation)
+	res, err := v.Tx.Rubric().Score(v.Form.Explanation)
 	if err != nil {
 		return err
 	}
 	a := &examsim.Attempt{
 		LearnerID: rs.LearnerID, CreatedAt: s.now(),
 		Answer: examsim.Answer{QuestionID: v.Q.ID, Lang: p.Lang, Choice: own, Correct: own == v.Q.Answer,
-			Explanation: v.Form.Explanation, Verdict: res.Verdict(v.Tx.Rubric.Version)},
+			Explanation: v.Form.Explanation, Verdict: res.Verdict(v.Tx.Rubric().Version)},
 	}
 	if rs.Mode == examsim.ModeCram {
 		a.Source = examsim.SourceCram

@@ -27,7 +27,7 @@ func brokenBank(t *testing.T, id string) *questions.Bank {
 	}
 	q, _ := bank.Question(id)
 	for _, l := range examsim.Langs {
-		r := q.Text(l).Rubric
+		r := q.Text(l).Rubric()
 		r.Concepts[0].Patterns = append([]*scoring.Pattern{nil}, r.Concepts[0].Patterns...)
 	}
 	return bank

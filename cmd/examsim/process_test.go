@@ -103,12 +103,13 @@ type serverProc struct {
 
 var servingLine = regexp.MustCompile(`on (http://[0-9.:]+) \(database`)
 
-// startServer starts examsim serve on db and waits until it listens. The
-// process is killed when the test ends, if it is still running.
-func startServer(t *testing.T, bin, db string) *serverProc {
+// startServer starts examsim serve on db, with any more flags, and waits
+// until it listens. The process is killed when the test ends, if it is
+// still running.
+func startServer(t *testing.T, bin, db string, flags ...string) *serverProc {
 	t.Helper()
 	p := &serverProc{t: t, done: make(chan struct{})}
-	p.cmd = exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	p.cmd = exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, flags...)...)
 	p.cmd.Env = cleanEnv()
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {

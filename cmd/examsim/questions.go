@@ -13,11 +13,21 @@ import (
 
 // loadBank loads the bank in dir, or the embedded one when dir is empty.
 func loadBank(dir string) (*questions.Bank, questions.Problems) {
+	return loadBankWith(questions.Load, dir)
+}
+
+// loadBankForServing is loadBank for serve: the rubrics are parsed on first
+// use, or by Bank.Complete, which serve runs once it listens.
+func loadBankForServing(dir string) (*questions.Bank, questions.Problems) {
+	return loadBankWith(questions.LoadDeferred, dir)
+}
+
+func loadBankWith(load func(fs.FS, string) (*questions.Bank, questions.Problems), dir string) (*questions.Bank, questions.Problems) {
 	if dir == "" {
 		fsys, name := questions.Embedded()
-		return questions.Load(fsys, name)
+		return load(fsys, name)
 	}
-	return questions.Load(os.DirFS(dir), strings.TrimSuffix(dir, "/"))
+	return load(os.DirFS(dir), strings.TrimSuffix(dir, "/"))
 }
 
 // bankFiles is the folder a bank loads from: dir, or the embedded bank.

@@ -47,7 +47,7 @@ func runRescore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			skipped++ // the question left the bank; keep the old verdict
 			return nil
 		}
-		rubric := q.Text(a.Lang).Rubric
+		rubric := q.Text(a.Lang).Rubric()
 		if !*all && !a.Pending && a.RubricVersion == rubric.Version {
 			return nil
 		}
@@ -116,7 +116,7 @@ func rescorePendingClassAnswers(ctx context.Context, classes *store.ClassroomSer
 		if !ok || q.Text(a.Lang) == nil {
 			continue // the question left the bank: it stays pending
 		}
-		rubric := q.Text(a.Lang).Rubric
+		rubric := q.Text(a.Lang).Rubric()
 		v := scoring.VerdictOf(rubric, a.Choice, a.Explanation)
 		if v.Pending {
 			failed++

@@ -90,7 +90,7 @@ func runScore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	explanation := string(text)
-	res, err := q.Text(l).Rubric.ScoreChoice(explanation, *choice)
+	res, err := q.Text(l).Rubric().ScoreChoice(explanation, *choice)
 	if examsim.ErrorCode(err) == examsim.ETOOLARGE {
 		fmt.Fprintf(stderr, "examsim score: the explanation is over %d characters; shorten it and try again\n", scoring.MaxExplanation)
 		return 2

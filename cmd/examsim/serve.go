@@ -21,6 +21,7 @@ import (
 
 	"github.com/examsim/examsim/classroom"
 	"github.com/examsim/examsim/i18n"
+	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/questions/exchange"
 	"github.com/examsim/examsim/sandbox"
 	"github.com/examsim/examsim/store"
@@ -158,10 +159,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	bank, problems := loadBank(o.qdir)
+	bank, problems := loadBankForServing(o.qdir)
 	if len(problems) > 0 {
-		fmt.Fprintln(stderr, problems.Error())
-		fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
+		reportBankProblems(stderr, problems)
 		return 1
 	}
 	catalog, err := i18n.Load()
@@ -227,17 +227,32 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stdout, "examsim: instance %s, reached by the other instances at %s\n", hubCfg.Instance, hubCfg.Address)
 	}
 	fmt.Fprintf(stdout, "examsim: serving %s on %s://%s (database %s)\n", bankSummary(bank), scheme, ln.Addr(), store.DisplayName(o.dbPath))
-	return serveUntilDone(ctx, srv, ln, hub, db, stdout, stderr)
+	return serveUntilDone(ctx, srv, ln, bank, hub, db, stdout, stderr)
 }
 
-// serveUntilDone serves until ctx ends, then shuts down in order: stop
+// reportBankProblems is serve's refusal of a bank with problems.
+func reportBankProblems(stderr io.Writer, problems questions.Problems) {
+	fmt.Fprintln(stderr, problems.Error())
+	fmt.Fprintf(stderr, "examsim serve: the question bank has %d problems (listed above); fix them, or run examsim questions check\n", len(problems))
+}
+
+// serveUntilDone serves until ctx ends, or until the bank's rubrics, checked
+// beside serving, show a problem (exit 1), then shuts down in order: stop
 // accepting, let in-flight requests finish (an answer waiting for its group
 // commit is one), commit what the classroom writer still holds, and only then
 // close the database.
-func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
-	// Loading a big bank leaves several times its size in garbage; return it
-	// to the system now, beside serving, rather than over the next minutes.
-	go debug.FreeOSMemory()
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, bank *questions.Bank, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
+	// The bank's rubrics were left for first use to listen sooner: check
+	// them all now, beside serving, and stop on a problem, as serve refuses
+	// such a bank at start. Loading leaves several times the bank's size in
+	// garbage; return it to the system then, rather than over the next
+	// minutes.
+	completed := make(chan questions.Problems, 1)
+	go func() {
+		problems := bank.Complete()
+		debug.FreeOSMemory()
+		completed <- problems
+	}()
 
 	// From here a signal shuts down in order (below); before, nothing was
 	// served, and a signal ends the process at once, wherever it waits.
@@ -250,12 +265,27 @@ func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, hub 
 			errc <- srv.Serve(ln)
 		}
 	}()
-	select {
-	case err := <-errc:
-		fmt.Fprintf(stderr, "examsim serve: %v\n", err)
-		return 1
-	case <-ctx.Done():
+	for {
+		select {
+		case err := <-errc:
+			fmt.Fprintf(stderr, "examsim serve: %v\n", err)
+			return 1
+		case problems := <-completed:
+			if len(problems) == 0 {
+				completed = nil // checked: serve on
+				continue
+			}
+			reportBankProblems(stderr, problems)
+			shutDown(srv, hub, db, stdout, stderr)
+			return 1
+		case <-ctx.Done():
+			return shutDown(srv, hub, db, stdout, stderr)
+		}
 	}
+}
+
+// shutDown stops serving in order and returns the exit code.
+func shutDown(srv *http.Server, hub *classroom.Hub, db *store.DB, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "examsim: stopping: no new connections; finishing requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -79,8 +79,8 @@ func TestExportLoadsAsABank(t *testing.T) {
 		if !strings.Contains(tx.Options[1].HTML(), "&gt; after a backoff") {
 			t.Errorf("option B's quoted line became an explanation: %q", tx.Options[1].HTML())
 		}
-		if tx.Rubric.Version != 2 || len(tx.Rubric.Concepts) != 1 {
-			t.Errorf("rubric %+v: want version 2 with one concept", tx.Rubric)
+		if tx.Rubric().Version != 2 || len(tx.Rubric().Concepts) != 1 {
+			t.Errorf("rubric %+v: want version 2 with one concept", tx.Rubric())
 		}
 	}
 }

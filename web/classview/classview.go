@@ -248,7 +248,7 @@ func Misconception(it classroom.QuestionResult, lang examsim.Lang) string {
 		return ""
 	}
 	why := it.TopMisconception
-	for _, m := range it.Question.In(lang).Rubric.Misconceptions {
+	for _, m := range it.Question.In(lang).Rubric().Misconceptions {
 		if m.ID == it.TopMisconception && m.Why != "" {
 			why = m.Why
 		}

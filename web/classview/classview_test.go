@@ -206,8 +206,8 @@ func TestInlineHTML(t *testing.T) {
 
 func TestResultCells(t *testing.T) {
 	q := question()
-	q.Texts[examsim.English].Rubric = &scoring.Rubric{Misconceptions: []scoring.Misconception{
-		{ID: "retry-all", Why: "Retrying every error"}, {ID: "no-why"}}}
+	q.Texts[examsim.English].SetRubric(&scoring.Rubric{Misconceptions: []scoring.Misconception{
+		{ID: "retry-all", Why: "Retrying every error"}, {ID: "no-why"}}})
 	it := classroom.QuestionResult{Question: q, Counts: map[string]int{"C": 2, "A": 1}, AvgBand: 2.0 / 3}
 	if got := classview.ItemTitle(it, examsim.Polish); got != "Ponowić czy nie" {
 		t.Errorf("Polish title %q", got)
