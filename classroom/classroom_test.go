@@ -945,3 +945,45 @@ func TestAnswerKeptWhenScoringFails(t *testing.T) {
 		t.Errorf("stored: %+v %v, want the one answer, pending", stored, err)
 	}
 }
+
+// TestPlayerSeesOwnAnswersByQuestion: a student's view holds their own
+// committed answers under each question's index, nothing for questions
+// they skipped or for indexes out of range, and nothing of anyone else's.
+func TestPlayerSeesOwnAnswersByQuestion(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room := f.live(t, examsim.ScoreCorrectness)
+	me, _, err := room.Join(ctx, "Me", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, _ := room.Join(ctx, "Other", examsim.Polish, 0)
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := room.Reveal(ctx, 0); err != nil { // question 1 skipped by both
+		t.Fatal(err)
+	}
+	if err := room.Next(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := room.Answer(ctx, me.ID, 1, f.wrongOf(1), ""); err != nil {
+		t.Fatal(err)
+	}
+	v, ok := room.Player(me.ID)
+	if !ok {
+		t.Fatal("the student is not in the room")
+	}
+	got := map[int]string{}
+	for i := -1; i <= len(quizIDs); i++ {
+		if a := v.Answer(i); a != nil {
+			got[i] = a.Choice
+		}
+	}
+	if diff := cmp.Diff(map[int]string{1: f.wrongOf(1)}, got); diff != "" {
+		t.Errorf("the student's answers by question (-want +got):\n%s", diff)
+	}
+	if ov, _ := room.Player(other.ID); ov.Answers != nil || ov.Answer(1) != nil {
+		t.Errorf("a student who answered nothing sees answers: %v", ov.Answers)
+	}
+}

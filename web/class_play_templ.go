@@ -247,7 +247,7 @@ func PlayYou(v playView) templ.Component {
 		}
 		switch v.Variant {
 		case classview.StageAnswered:
-			if a := v.Me.Answers[v.Index]; a != nil {
+			if a := v.Me.Answer(v.Index); a != nil {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<p class=\"you-answer\" data-testid=\"you-answer\" data-choice=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -306,7 +306,7 @@ func yourResult(me classroom.PlayerView, index int) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		if a := me.Answers[index]; a == nil {
+		if a := me.Answer(index); a == nil {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<p class=\"verdict\" role=\"status\" data-testid=\"you-result\" data-correct=\"none\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -1,14 +1,16 @@
 package web
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -43,7 +45,7 @@ func (s *Server) handlePlay(c echo.Context) error {
 		return err
 	}
 	if after, err := strconv.Atoi(c.QueryParam("after")); err == nil {
-		if _, ok := v.Me.Answers[after]; ok && v.Snap.Run.Mode == examsim.ModeAssignment {
+		if v.Me.Answer(after) != nil && v.Snap.Run.Mode == examsim.ModeAssignment {
 			v.After = after
 		}
 	}
@@ -141,7 +143,8 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
-	var sentStage, sentYou string
+	var sentStage stageKey
+	var sentYou youKey
 	for {
 		if !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
@@ -157,10 +160,9 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		chunks := [][]byte{clockEvent(now)}
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		// A question is rendered once per order (at most 24 of four options) and language.
-		order := strings.Join(v.Order, "")
-		stageKey := fmt.Sprintf("%d/%s/%d/%s/%s", snap.Version, v.Variant, v.Index, page.Lang, order)
-		if stageKey != sentStage {
-			frag, err := s.class.fragment(room.ID, snap.Version, string(page.Lang)+"/"+string(v.Variant)+"/"+strconv.Itoa(v.Index)+"/"+order,
+		stage := stageKey{version: snap.Version, variant: v.Variant, index: v.Index, lang: page.Lang, order: strings.Join(v.Order, "")}
+		if stage != sentStage {
+			frag, err := s.class.fragment(room.ID, snap.Version, stage.cacheKey(),
 				func() ([]byte, error) {
 					shared := v
 					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
@@ -171,21 +173,98 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 				return err
 			}
 			chunks = append(chunks, frag)
-			sentStage = stageKey
+			sentStage = stage
 		}
-		youKey := fmt.Sprintf("%s/%d/%d", stageKey, me.Points, snap.Rank(player.ID))
-		if youKey != sentYou {
-			html, err := renderFor(ctx, page, PlayYou(v))
+		if you := (youKey{stage: stage, points: me.Points, rank: snap.Rank(player.ID)}); you != sentYou {
+			ev, err := s.youEvent(ctx, page, room.ID, v)
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, sse.Event("you", html))
-			sentYou = youKey
+			chunks = append(chunks, ev)
+			sentYou = you
 		}
 		if out.Send(chunks...) != nil {
 			return nil
 		}
 	}
+}
+
+// stageKey is the shared stage a stream last sent: equal keys are equal
+// fragments.
+type stageKey struct {
+	version uint64
+	variant classview.Stage
+	index   int
+	lang    examsim.Lang
+	order   string // the student's option order, joined
+}
+
+// cacheKey names the stage in the room's fragment cache (which is per
+// version already).
+func (k stageKey) cacheKey() string {
+	return string(k.lang) + "/" + string(k.variant) + "/" + strconv.Itoa(k.index) + "/" + k.order
+}
+
+// youKey is the student's own line a stream last sent: the stage it goes
+// with, their points and place.
+type youKey struct {
+	stage        stageKey
+	points, rank int
+}
+
+// youNameStandIn stands for the student's nickname in a shared render of
+// their own line. Nicknames refuse private-use characters
+// (classroom.CleanNickname), so neither a nickname nor a translation holds it.
+const youNameStandIn = "\uE000nickname\uE000"
+
+// youEvent is the student's own line (PlayYou) as an event. It is rendered
+// once per room version, language, stage, points, place and what it shows
+// of the student's answer, with a stand-in name, and the student's escaped
+// nickname is spliced in: a Next (or a reveal) reaching 2,000 phones renders
+// the lines that differ, not 2,000.
+func (s *Server) youEvent(ctx context.Context, page *Page, roomID int64, v playView) ([]byte, error) {
+	nick := v.Me.Player.Nickname
+	if strings.ContainsAny(nick, "\r\n\uE000") { // a line break would change the event's framing
+		html, err := renderFor(ctx, page, PlayYou(v))
+		return sse.Event("you", html), err
+	}
+	rank := v.Snap.Rank(v.Me.Player.ID)
+	key := "you/" + string(page.Lang) + "/" + string(v.Variant) + "/" + strconv.Itoa(v.Me.Points) + "/" + strconv.Itoa(rank) + "/" +
+		strconv.Itoa(len(v.Snap.Ranking)) + "/" + ownAnswerKey(v)
+	shared, err := s.class.fragment(roomID, v.Snap.Version, key, func() ([]byte, error) {
+		standIn := v
+		// Only what the key holds: the place is read by the player's id,
+		// the answer as ownAnswerKey reads it.
+		standIn.Me = classroom.PlayerView{Player: examsim.Player{ID: v.Me.Player.ID, Nickname: youNameStandIn, Lang: page.Lang},
+			Points: v.Me.Points, Answers: v.Me.Answers}
+		html, err := renderFor(ctx, page, PlayYou(standIn))
+		return sse.Event("you", html), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bytes.ReplaceAll(shared, []byte(youNameStandIn), []byte(templ.EscapeString(nick))), nil
+}
+
+// ownAnswerKey is all that PlayYou shows of the student's answer to the
+// question on screen: its choice once answered, and at the reveal whether
+// it was right, its points and its explanation's score. A change to what
+// PlayYou shows of it belongs here too (TestStreamedOwnLineIsThePagesOwnLine).
+func ownAnswerKey(v playView) string {
+	switch v.Variant {
+	case classview.StageAnswered, classview.StageReveal, classview.StageLeaderboard:
+	default:
+		return ""
+	}
+	a := v.Me.Answer(v.Index)
+	switch {
+	case a == nil:
+		return "-"
+	case v.Variant == classview.StageAnswered:
+		return a.Choice
+	}
+	return a.Choice + "/" + strconv.FormatBool(a.Correct) + "/" + strconv.Itoa(a.Points) + "/" + strconv.FormatBool(a.Explanation != "") + "/" +
+		strconv.FormatBool(a.Pending) + "/" + strconv.Itoa(a.Score()) + "/" + strconv.Itoa(a.EffectiveBand())
 }
 
 // playView is what a student's page shows.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +17,11 @@ import (
 // ceiling stream (examsim serve --bench-ceiling), fires one fan-out per
 // question the room plays, and returns the p99 time from each fan-out's
 // request to its arrival at each reader: what the same readers on the same
-// cores measure when the server does no room work at all.
+// cores measure when the server does no room work at all. The readers
+// connect as the students do (through the balancer, when there is one, so
+// they spread over the instances as the students' streams do) and each
+// fan-out is fired at every instance directly, since each holds only its
+// own readers.
 func (lr *loadRun) measureCeiling(ctx context.Context, students []*joinedStudent) (time.Duration, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -54,7 +59,7 @@ func (lr *loadRun) measureCeiling(ctx context.Context, students []*joinedStudent
 	ready.Wait()
 	for i := range rounds {
 		fired[i].Store(time.Now().UnixNano())
-		reached, err := lr.fireCeiling(ctx)
+		reached, err := lr.fireCeilings(ctx)
 		if err != nil {
 			return 0, err
 		}
@@ -74,10 +79,39 @@ func (lr *loadRun) measureCeiling(ctx context.Context, students []*joinedStudent
 	return percentile(took, 99), nil
 }
 
-// fireCeiling asks the server for one fan-out and returns how many streams
-// it reached.
-func (lr *loadRun) fireCeiling(ctx context.Context) (int, error) {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, lr.base+"/_ceiling/fanout", nil)
+// fireCeilings fires one fan-out at every instance at once and returns how
+// many streams they reached together. An instance named twice (one server
+// given as two URLs) is fired once.
+func (lr *loadRun) fireCeilings(ctx context.Context) (int, error) {
+	var (
+		wg      sync.WaitGroup
+		reached atomic.Int64
+		errs    = make(chan error, len(lr.each))
+	)
+	for _, base := range slices.Compact(slices.Sorted(slices.Values(lr.each))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := lr.fireCeiling(ctx, base)
+			if err != nil {
+				errs <- fmt.Errorf("%s: %w", base, err)
+				return
+			}
+			reached.Add(int64(n))
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return 0, err
+	}
+	return int(reached.Load()), nil
+}
+
+// fireCeiling asks one instance for one fan-out and returns how many
+// streams it reached.
+func (lr *loadRun) fireCeiling(ctx context.Context, base string) (int, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/_ceiling/fanout", nil)
 	resp, err := (&http.Client{Transport: lr.tr, Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
 		return 0, err

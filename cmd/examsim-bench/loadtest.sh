@@ -129,9 +129,10 @@ row_postgres() {
 	db="postgres://examsim@127.0.0.1:$PGPORT/examsim?sslmode=disable"
 	echo "$PASSWORD" | ./bin/examsim user add loadteacher --role instructor --db "$db" >/dev/null
 	# The cookie key is in the database, so a login on one is valid on the other.
-	serve pg-a "$db"
+	# Each instance holds its own fan-out ceiling; the load generator fires both.
+	serve pg-a "$db" --bench-ceiling
 	a=$url
-	serve pg-b "$db"
+	serve pg-b "$db" --bench-ceiling
 	load "PostgreSQL, two instances behind an alternating balancer" "$a,$url"
 	stop_servers
 }
@@ -140,7 +141,7 @@ row_sqlite() {
 	echo "$PASSWORD" | ./bin/examsim user add loadteacher --role instructor --db "$tmp/load.db" >/dev/null
 	serve sqlite "$tmp/load.db" --bench-ceiling
 	if [ "$MODE" = both ]; then
-		load "SQLite, one instance behind the same balancer" "$url" --ceiling=false --balancer # as the PostgreSQL row
+		load "SQLite, one instance behind the same balancer" "$url" --balancer # as the PostgreSQL row
 	else
 		load "SQLite, one instance" "$url"
 	fi

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/examsim/examsim"
+	"github.com/examsim/examsim/internal/loadgen"
 	"github.com/examsim/examsim/store"
 	"github.com/examsim/examsim/web"
 	"github.com/examsim/examsim/web/webtest"
@@ -48,8 +49,8 @@ func TestLoadtestSmall(t *testing.T) {
 // TestLoadtestThroughItsBalancer gives the load generator several URLs
 // (here one server twice, which PostgreSQL's instances look like from
 // outside), or one with --balancer: it sends the students through its own
-// alternating balancer, adds up the instances' /metrics, and still loses
-// nothing.
+// alternating balancer, adds up the instances' /metrics, measures the
+// fan-out ceiling through the balancer too, and still loses nothing.
 func TestLoadtestThroughItsBalancer(t *testing.T) {
 	app := webtest.Start(t, webtest.WithConfig(func(c *web.Config) { c.BenchCeiling = true }))
 	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
@@ -66,7 +67,7 @@ func TestLoadtestThroughItsBalancer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := loadTest(context.Background(), loadConfig{URLs: tc.urls, Balancer: tc.balancer, Instructor: "loadteacher",
-				Password: "load-pass-1", Students: 20, Rooms: 2, Questions: 2, Think: time.Second, Bank: app.Bank, Ceiling: tc.instances == 1})
+				Password: "load-pass-1", Students: 20, Rooms: 2, Questions: 2, Think: time.Second, Bank: app.Bank, Ceiling: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,18 +78,41 @@ func TestLoadtestThroughItsBalancer(t *testing.T) {
 			if res.ServerP99Submit <= 0 || res.RSSMB <= 0 {
 				t.Errorf("the instances' /metrics were not read: %s", res)
 			}
+			if res.CeilingBefore <= 0 || res.CeilingAfter <= 0 || !strings.Contains(res.String(), "fanout_ratio=") {
+				t.Errorf("the fan-out ceiling was not measured through the balancer: %s", res)
+			}
 		})
 	}
 }
 
-// Several URLs measure no fan-out ceiling (it is one instance's), and
-// asking for one with them is a usage error that says what to do.
-func TestLoadtestCeilingNeedsOneURL(t *testing.T) {
-	t.Setenv("EXAMSIM_LOADTEST_PASSWORD", "x")
-	var out, errBuf strings.Builder
-	code := run(context.Background(), []string{"loadtest", "--instructor", "x", "--url", "http://127.0.0.1:1,http://127.0.0.1:2", "--ceiling"}, &out, &errBuf)
-	if code != 2 || !strings.Contains(errBuf.String(), "--ceiling=false") {
-		t.Errorf("exit %d: %s", code, errBuf.String())
+// TestCeilingAcrossTwoInstances measures the fan-out ceiling of two
+// instances behind the load generator's balancer: the readers connect
+// through it, so they spread over both, and each fan-out is fired at both,
+// so every reader gets every round wherever it landed.
+func TestCeilingAcrossTwoInstances(t *testing.T) {
+	var urls []string
+	for range 2 {
+		urls = append(urls, webtest.Start(t, webtest.WithConfig(func(c *web.Config) { c.BenchCeiling = true })).URL)
+	}
+	lr := newLoadRun(loadConfig{URLs: urls, Questions: 3})
+	defer lr.tr.CloseIdleConnections()
+	stop, err := lr.startBalancer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var readers []*joinedStudent
+	for range 40 {
+		readers = append(readers, &joinedStudent{u: loadgen.NewVUser(lr.base, lr.tr)})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p99, err := lr.measureCeiling(ctx, readers)
+	if err != nil {
+		t.Fatalf("the ceiling through two instances: %v", err)
+	}
+	if p99 <= 0 {
+		t.Errorf("ceiling p99 = %v, want a time", p99)
 	}
 }
 

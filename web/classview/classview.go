@@ -61,7 +61,7 @@ func StageOf(snap *classroom.Snapshot, me classroom.PlayerView, now time.Time) S
 	case examsim.PhaseLobby:
 		return StageLobby
 	case examsim.PhaseQuestion:
-		if _, ok := me.Answers[run.QuestionIndex]; ok {
+		if me.Answer(run.QuestionIndex) != nil {
 			return StageAnswered
 		}
 		if now.After(snap.Deadline) {

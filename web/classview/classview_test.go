@@ -28,7 +28,7 @@ func question() *questions.Question {
 
 func TestStage(t *testing.T) {
 	qs := []*questions.Question{question(), question()}
-	answered := map[int]*examsim.ClassAnswer{0: {Answer: examsim.Answer{Choice: "A"}}}
+	answered := []*examsim.ClassAnswer{{Answer: examsim.Answer{Choice: "A"}}, nil}
 	live := func(phase examsim.Phase, deadline time.Time) *classroom.Snapshot {
 		return &classroom.Snapshot{Run: examsim.ClassRun{Mode: examsim.ModeLive, Phase: phase}, Questions: qs, Deadline: deadline}
 	}

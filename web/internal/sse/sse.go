@@ -66,6 +66,11 @@ func (s *Stream) Ping() error { return s.Send([]byte(": ping\n\n")) }
 // Event encodes data (an HTML fragment, JSON) as one server-sent event,
 // a data line for each of its lines.
 func Event(name string, data []byte) []byte {
+	if !bytes.ContainsAny(data, "\r\n") { // one line (a clock, a state): one allocation, every stream sends these
+		b := make([]byte, 0, len("event: \ndata: \n\n")+len(name)+len(data))
+		b = append(append(append(b, "event: "...), name...), "\ndata: "...)
+		return append(append(b, data...), "\n\n"...)
+	}
 	var b bytes.Buffer
 	b.WriteString("event: ")
 	b.WriteString(name)
