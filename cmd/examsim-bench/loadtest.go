@@ -74,6 +74,10 @@ type loadResult struct {
 	// CeilingBefore and CeilingAfter are the fan-out ceiling's p99 before
 	// and after the room played; zero when not measured.
 	CeilingBefore, CeilingAfter time.Duration
+	// Unrevealed counts the reveals the host stopped waiting for before
+	// every student's stream had shown them; a Next after one of those is
+	// timed from a busy room.
+	Unrevealed int
 }
 
 // FanoutRatio is the room's p99 fan-out over the ceiling's (the mean of
@@ -99,6 +103,9 @@ func (r loadResult) String() string {
 	}
 	line := fmt.Sprintf("instances=%d students=%d answers=%d acked=%d lost=%d answers_per_s=%.1f p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s load_avg=%s",
 		r.Instances, r.Students, r.Answers, r.Acked, r.Lost, r.AnswersPerSec, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss, strings.ReplaceAll(r.LoadAvg, " ", "/"))
+	if r.Unrevealed > 0 {
+		line += fmt.Sprintf(" unrevealed=%d", r.Unrevealed)
+	}
 	if r.CeilingBefore > 0 {
 		line += fmt.Sprintf(" ceiling_p99_fanout_ms=%s/%s fanout_ratio=%.2f", ms(r.CeilingBefore), ms(r.CeilingAfter), r.FanoutRatio())
 	}
@@ -189,6 +196,10 @@ type roomRun struct {
 	started  []atomic.Int64 // unix nanos of each question's "next"
 	done     []chan struct{}
 	left     []atomic.Int64 // students yet to finish each question
+	// revealed closes when every student's stream has shown a question's
+	// reveal; revealLeft counts those yet to.
+	revealed   []chan struct{}
+	revealLeft []atomic.Int64
 }
 
 type sample struct {
@@ -230,6 +241,7 @@ type loadRun struct {
 	rooms []*roomRun
 
 	answers, acked atomic.Int64
+	unrevealed     atomic.Int64 // reveals not seen by every student when the host moved on
 	stats          sample
 	ackedMu        sync.Mutex
 	ackedSet       map[string]map[[2]string]bool // room -> (nickname, question number)
@@ -317,6 +329,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	lr.logf("played; reading the results back")
 
 	res.Instances, res.Students, res.Answers, res.Acked = len(lr.each), len(students), int(lr.answers.Load()), int(lr.acked.Load())
+	res.Unrevealed = int(lr.unrevealed.Load())
 	res.AnswersPerSec = float64(res.Acked) / played.Seconds()
 	if res.Lost, err = lr.countLost(ctx); err != nil {
 		return loadResult{}, err
@@ -441,10 +454,13 @@ func (lr *loadRun) openRoom(ctx context.Context, r int, qids []string) (*roomRun
 		return nil, err
 	}
 	rr := &roomRun{id: live.ID, code: live.Code, host: lr.host,
-		started: make([]atomic.Int64, n), done: make([]chan struct{}, n), left: make([]atomic.Int64, n)}
+		started: make([]atomic.Int64, n), done: make([]chan struct{}, n), left: make([]atomic.Int64, n),
+		revealed: make([]chan struct{}, n), revealLeft: make([]atomic.Int64, n)}
 	for q := range rr.done {
 		rr.done[q] = make(chan struct{})
 		rr.left[q].Store(int64(lr.cfg.Students))
+		rr.revealed[q] = make(chan struct{})
+		rr.revealLeft[q].Store(int64(lr.cfg.Students))
 	}
 	return rr, nil
 }
@@ -526,10 +542,11 @@ func (lr *loadRun) startStudents(ctx context.Context, students []*joinedStudent)
 }
 
 // questionArrivals is a student's stream handler: it calls opened on the
-// first event, records each question's fan-out time, and sends each
-// question once to arrived.
+// first event, records each question's fan-out time, sends each question
+// once to arrived, and counts the student's first sight of each reveal.
 func (lr *loadRun) questionArrivals(st *joinedStudent, opened func(), arrived chan<- arrivedQuestion) func(event, data string, at time.Time) {
 	seen := make([]bool, lr.cfg.Questions)
+	sawReveal := make([]bool, lr.cfg.Questions)
 	var once sync.Once
 	return func(event, data string, at time.Time) {
 		once.Do(opened)
@@ -541,11 +558,21 @@ func (lr *loadRun) questionArrivals(st *joinedStudent, opened func(), arrived ch
 			Index   int      `json:"index"`
 			Choices []string `json:"choices"`
 		}
-		if json.Unmarshal([]byte(data), &state) != nil || state.Phase != "question" {
+		if json.Unmarshal([]byte(data), &state) != nil {
 			return
 		}
 		q := state.Index
-		if q < 0 || q >= lr.cfg.Questions || seen[q] {
+		if q < 0 || q >= lr.cfg.Questions {
+			return
+		}
+		if state.Phase == "reveal" && !sawReveal[q] {
+			sawReveal[q] = true
+			if st.rr.revealLeft[q].Add(-1) == 0 {
+				close(st.rr.revealed[q])
+			}
+			return
+		}
+		if state.Phase != "question" || seen[q] {
 			return
 		}
 		seen[q] = true
@@ -621,8 +648,8 @@ func (lr *loadRun) hostRooms(ctx context.Context) error {
 	return <-hostErr
 }
 
-// hostRoom plays one room: next, wait for every student, reveal; then the
-// podium.
+// hostRoom plays one room: next, wait for every student, reveal, wait for
+// the reveal to reach every student; then the podium.
 func (lr *loadRun) hostRoom(ctx context.Context, rr *roomRun) error {
 	for q := 0; q < lr.cfg.Questions; q++ {
 		rr.started[q].Store(time.Now().UnixNano())
@@ -638,6 +665,16 @@ func (lr *loadRun) hostRoom(ctx context.Context, rr *roomRun) error {
 		}
 		if err := lr.control(ctx, rr, "reveal", q); err != nil {
 			return err
+		}
+		// A teacher talks over the reveal before pressing Next, so the next
+		// question is timed from a quiet room, as each ceiling round is.
+		select {
+		case <-rr.revealed[q]:
+		case <-time.After(time.Duration(lr.cfg.Seconds)*time.Second + lr.cfg.Think):
+			lr.unrevealed.Add(1)
+			lr.logf("room %s question %d: %d students never saw the reveal", rr.id, q+1, rr.revealLeft[q].Load())
+		case <-ctx.Done():
+			return nil
 		}
 	}
 	return lr.control(ctx, rr, "next", lr.cfg.Questions-1) // the podium

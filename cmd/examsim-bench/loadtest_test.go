@@ -33,6 +33,9 @@ func TestLoadtestSmall(t *testing.T) {
 	if res.Students != 50 || res.Answers != 100 || res.Acked != 100 || res.Lost != 0 {
 		t.Errorf("result = %s; want 50 students, 100 answers, all acknowledged, none lost", res)
 	}
+	if res.Unrevealed != 0 {
+		t.Errorf("the host pressed Next %d times before every student had the reveal: %s", res.Unrevealed, res)
+	}
 	if res.ServerP99Submit <= 0 {
 		t.Errorf("the server's answer histogram was not read from /metrics: %s", res)
 	}
