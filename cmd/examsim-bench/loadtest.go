@@ -78,6 +78,10 @@ type loadResult struct {
 	// every student's stream had shown them; a Next after one of those is
 	// timed from a busy room.
 	Unrevealed int
+	// Resent counts answers sent again after a retryable refusal or a
+	// lost connection; FirstError is the first answer given up on.
+	Resent     int
+	FirstError string
 }
 
 // FanoutRatio is the room's p99 fan-out over the ceiling's (the mean of
@@ -103,6 +107,12 @@ func (r loadResult) String() string {
 	}
 	line := fmt.Sprintf("instances=%d students=%d answers=%d acked=%d lost=%d answers_per_s=%.1f p50_submit_ms=%s p99_submit_ms=%s server_p99_submit_ms=%s p99_fanout_ms=%s rss_mb=%s load_avg=%s",
 		r.Instances, r.Students, r.Answers, r.Acked, r.Lost, r.AnswersPerSec, ms(r.P50Submit), ms(r.P99Submit), server, ms(r.P99Fanout), rss, strings.ReplaceAll(r.LoadAvg, " ", "/"))
+	if r.Resent > 0 {
+		line += fmt.Sprintf(" resent=%d", r.Resent)
+	}
+	if r.Acked < r.Answers && r.FirstError != "" {
+		line += fmt.Sprintf(" first_error=%q", r.FirstError)
+	}
 	if r.Unrevealed > 0 {
 		line += fmt.Sprintf(" unrevealed=%d", r.Unrevealed)
 	}
@@ -242,11 +252,12 @@ type loadRun struct {
 
 	answers, acked atomic.Int64
 	unrevealed     atomic.Int64 // reveals not seen by every student when the host moved on
+	resent         atomic.Int64 // answers sent again after a retryable refusal
 	stats          sample
 	ackedMu        sync.Mutex
 	ackedSet       map[string]map[[2]string]bool // room -> (nickname, question number)
 	joinRetries    atomic.Int64
-	firstErr       atomic.Value
+	firstErr       atomic.Pointer[error] // the first join or answer error (errors of several types, so not an atomic.Value)
 	peakRSS        atomic.Uint64
 }
 
@@ -329,7 +340,10 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	lr.logf("played; reading the results back")
 
 	res.Instances, res.Students, res.Answers, res.Acked = len(lr.each), len(students), int(lr.answers.Load()), int(lr.acked.Load())
-	res.Unrevealed = int(lr.unrevealed.Load())
+	res.Unrevealed, res.Resent = int(lr.unrevealed.Load()), int(lr.resent.Load())
+	if e := lr.firstError(); e != nil {
+		res.FirstError = e.Error()
+	}
 	res.AnswersPerSec = float64(res.Acked) / played.Seconds()
 	if res.Lost, err = lr.countLost(ctx); err != nil {
 		return loadResult{}, err
@@ -340,7 +354,7 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	cancel()
 	res.RSSMB = lr.peakRSSMB(rssErr)
 	if res.Acked < res.Answers {
-		lr.logf("%d answers were not acknowledged; the first: %v", res.Answers-res.Acked, lr.firstErr.Load())
+		lr.logf("%d answers were not acknowledged; the first: %v", res.Answers-res.Acked, lr.firstError())
 	}
 	return res, nil
 }
@@ -484,7 +498,7 @@ func (lr *loadRun) joinStudents(ctx context.Context) ([]*joinedStudent, error) {
 				st := &joinedStudent{u: loadgen.NewVUser(lr.base, lr.tr), rr: rr, nick: fmt.Sprintf("r%d-s%d", r+1, i+1), lang: loadLangs[i%len(loadLangs)]}
 				if err := lr.join(ctx, st); err != nil {
 					joinErrs.Add(1)
-					lr.firstErr.CompareAndSwap(nil, err)
+					lr.firstErr.CompareAndSwap(nil, &err)
 					return
 				}
 				mu.Lock()
@@ -495,7 +509,7 @@ func (lr *loadRun) joinStudents(ctx context.Context) ([]*joinedStudent, error) {
 	}
 	wg.Wait()
 	if n := joinErrs.Load(); n > 0 {
-		return nil, fmt.Errorf("%d students could not join; the first: %v", n, lr.firstErr.Load())
+		return nil, fmt.Errorf("%d students could not join; the first: %v", n, lr.firstError())
 	}
 	return students, nil
 }
@@ -609,17 +623,29 @@ func (lr *loadRun) playStudent(ctx context.Context, st *joinedStudent, arrived <
 }
 
 // submitAnswer posts a random choice and explanation, timing it and
-// recording it as acknowledged when the server says ok.
+// recording it as acknowledged when the server says ok. Like the page, it
+// sends the answer again after a retryable refusal, a server error or a
+// lost connection (waiting 0.5 s, 1 s, 2 s, ...); the room answers a
+// resend of an answer it kept with what it kept.
 func (lr *loadRun) submitAnswer(ctx context.Context, st *joinedStudent, aq arrivedQuestion, rng *rand.Rand) {
 	choice := aq.letters[rng.IntN(len(aq.letters))]
 	pool := loadExplained[st.lang]
 	explanation := pool[rng.IntN(len(pool))]
 	lr.answers.Add(1)
 	t := time.Now()
-	_, err := st.u.Answer(ctx, st.rr.id, st.csrf, aq.index, choice, explanation)
+	var err error
+	for try := 0; ; try++ {
+		var status int
+		status, err = st.u.Answer(ctx, st.rr.id, st.csrf, aq.index, choice, explanation)
+		if err == nil || try == answerTries-1 || !resendable(status, err) || ctx.Err() != nil {
+			break
+		}
+		lr.resent.Add(1)
+		time.Sleep(time.Duration(500<<try) * time.Millisecond)
+	}
 	took := time.Since(t)
 	if err != nil {
-		lr.firstErr.CompareAndSwap(nil, err)
+		lr.firstErr.CompareAndSwap(nil, &err)
 		return
 	}
 	lr.acked.Add(1)
@@ -627,6 +653,28 @@ func (lr *loadRun) submitAnswer(ctx context.Context, st *joinedStudent, aq arriv
 	lr.ackedMu.Lock()
 	lr.ackedSet[st.rr.id][[2]string{st.nick, strconv.Itoa(aq.index + 1)}] = true
 	lr.ackedMu.Unlock()
+}
+
+// firstError is the first join or answer error, nil when there was none.
+func (lr *loadRun) firstError() error {
+	if p := lr.firstErr.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// answerTries is how often a student sends one answer before giving up:
+// the page keeps trying, but a load run has to end.
+const answerTries = 6
+
+// resendable says whether the page would send an answer again after this
+// reply: no reply at all, a server error, or a refusal marked retryable.
+func resendable(status int, err error) bool {
+	var se *loadgen.StatusError
+	if !errors.As(err, &se) {
+		return true // no reply: the connection failed
+	}
+	return status >= 500 || strings.Contains(se.Body, `"isRetryable":true`)
 }
 
 // hostRooms has each host play its room at once and returns the first

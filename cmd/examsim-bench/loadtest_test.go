@@ -2,7 +2,14 @@ package main
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -184,5 +191,44 @@ func BenchmarkLoadtestInProcess(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Log(res)
+	}
+}
+
+// TestLoadtestResendsAsThePageDoes puts a proxy in front of the server that
+// lets every other answer through but tells the student 503, retryable, as
+// if the reply was lost: the load generator must send it again as the page
+// does, and the room answers the resend with the answer it kept.
+func TestLoadtestResendsAsThePageDoes(t *testing.T) {
+	app := webtest.Start(t)
+	if _, err := store.NewLearnerService(app.DB).CreateAccount(context.Background(), "loadteacher", "load-pass-1", examsim.RoleInstructor); err != nil {
+		t.Fatal(err)
+	}
+	target, err := url.Parse(app.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers atomic.Int64
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if !strings.HasSuffix(resp.Request.URL.Path, "/answer") || answers.Add(1)%2 == 0 {
+			return nil
+		}
+		resp.Body.Close()
+		body := `{"error":{"code":"unavailable","isRetryable":true}}`
+		resp.StatusCode, resp.Status = http.StatusServiceUnavailable, "503 Service Unavailable"
+		resp.Body, resp.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	front := httptest.NewServer(proxy)
+	defer front.Close()
+	res, err := loadTest(context.Background(), loadConfig{URLs: []string{front.URL}, Instructor: "loadteacher", Password: "load-pass-1",
+		Students: 20, Rooms: 1, Questions: 2, Think: time.Second, Bank: app.Bank})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(res)
+	if res.Answers != 40 || res.Acked != 40 || res.Lost != 0 || res.Resent == 0 {
+		t.Errorf("result = %s; want 40 answers, all acknowledged after resends, none lost", res)
 	}
 }
