@@ -70,14 +70,7 @@ type Note struct {
 }
 
 func note(id string, kv ...any) Note {
-	n := Note{ID: id}
-	if len(kv) > 0 {
-		n.Args = map[string]any{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			n.Args[kv[i].(string)] = kv[i+1]
-		}
-	}
-	return n
+	return Note{ID: id, Args: questions.Msg(id, kv...).Args} // one reading of the name/value pairs
 }
 
 func notep(id string, kv ...any) *Note { n := note(id, kv...); return &n }
