@@ -19,15 +19,19 @@ type Message struct {
 }
 
 // Msg makes a message from an id and alternating names and values.
-func Msg(key string, kv ...any) Message {
-	m := Message{Key: key}
-	if len(kv) > 0 {
-		m.Args = make(map[string]any, len(kv)/2)
-		for i := 0; i+1 < len(kv); i += 2 {
-			m.Args[fmt.Sprint(kv[i])] = kv[i+1]
-		}
+func Msg(key string, kv ...any) Message { return Message{Key: key, Args: Args(kv...)} }
+
+// Args is a message's template data from alternating names and values; nil
+// for none.
+func Args(kv ...any) map[string]any {
+	if len(kv) == 0 {
+		return nil
 	}
-	return m
+	args := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[fmt.Sprint(kv[i])] = kv[i+1]
+	}
+	return args
 }
 
 // In says the message in lang.

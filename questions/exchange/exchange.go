@@ -70,7 +70,7 @@ type Note struct {
 }
 
 func note(id string, kv ...any) Note {
-	return Note{ID: id, Args: questions.Msg(id, kv...).Args} // one reading of the name/value pairs
+	return Note{ID: id, Args: questions.Args(kv...)}
 }
 
 func notep(id string, kv ...any) *Note { n := note(id, kv...); return &n }
