@@ -413,6 +413,47 @@ func TestStudentStream(t *testing.T) {
 	next("you", `data-correct="none"`)
 }
 
+// TestHostRosterFollowsTheStage: when the teacher moves the room on, the
+// host's stream sends the new stage and counts at once and the roster (the
+// largest redraw, thousands of rows in a big class) a beat later, while
+// the phones are being sent the question.
+func TestHostRosterFollowsTheStage(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("teacher", examsim.RoleInstructor)
+	path, code := a.startRun(host, "optional")
+	a.join(code, "Kasia", "pl")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", host.base+path+"/host/events", nil)
+	resp, err := host.http.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("host stream: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	events := loadgen.Events(resp.Body)
+	for ev := range events {
+		if ev.Name == "roster" { // the screen as it is: all at once
+			break
+		}
+	}
+	control(t, host, path, "start", -1)
+	var staged time.Time
+	for ev := range events {
+		switch {
+		case ev.Name == "stage" && strings.Contains(ev.Data, `data-phase="question"`):
+			staged = time.Now()
+		case ev.Name == "roster" && staged.IsZero():
+			t.Fatal("the roster came before the question's stage")
+		case ev.Name == "roster" && strings.Contains(ev.Data, "<svg"):
+			if waited := time.Since(staged); waited < 200*time.Millisecond {
+				t.Errorf("the question's roster came %v after its stage; want a beat (%v) later", waited, 250*time.Millisecond)
+			}
+			return
+		}
+	}
+	t.Fatal("the stream ended before the question's roster")
+}
+
 // TestMetrics serves Prometheus metrics to loopback only.
 func TestMetrics(t *testing.T) {
 	a := newClassApp(t)
