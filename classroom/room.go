@@ -128,10 +128,11 @@ func (r *Room) persist(ctx context.Context, s *examsim.ClassRun) error {
 }
 
 // changedLocked marks a change, with mu held: students are woken only when
-// what they see moves. The host's few screens are woken here; the students'
-// streams are returned, for the caller to wake with wakeAll once it has let
-// go of mu: woken under it, a thousand streams would each run only to wait
-// for mu (Room.Player) and then queue again behind all the others.
+// what they see moves. A change only the host sees wakes the host's few
+// screens here. A change students see returns every stream (the host's
+// too) for the caller to wake with wakeAll once it has let go of mu:
+// woken under it, a thousand streams would each run only to wait for mu
+// (Room.Player) and then queue again behind all the others.
 func (r *Room) changedLocked(students bool) []*Stream {
 	r.live++
 	if !students { // most changes (an answer, a join) wake only the host's screens

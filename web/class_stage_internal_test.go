@@ -82,3 +82,28 @@ func orders(letters []string) [][]string {
 	}
 	return out
 }
+
+// TestStageFitsOrders: a stage is sent in a student's order only when it
+// has a tile for each of the order's letters; otherwise that order is
+// rendered whole.
+func TestStageFitsOrders(t *testing.T) {
+	split := &sharedEvent{letters: []string{"A", "B", "C", "D"}}
+	whole := &sharedEvent{}
+	for _, tc := range []struct {
+		name  string
+		e     *sharedEvent
+		order []string
+		want  bool
+	}{
+		{"a stage with no tiles, no order", whole, nil, true},
+		{"a split stage, a full order", split, []string{"D", "B", "A", "C"}, true},
+		{"a split stage, no order", split, nil, true},
+		{"a stage kept whole, an order", whole, []string{"A", "B", "C", "D"}, false},
+		{"a letter it lacks", split, []string{"A", "B", "C", "E"}, false},
+		{"a shorter order", split, []string{"A", "B", "C"}, false},
+	} {
+		if got := tc.e.fits(tc.order); got != tc.want {
+			t.Errorf("%s: fits %t, want %t", tc.name, got, tc.want)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	joinURL := s.joinURL(c, room.Run().Code)
 	reach := s.reachWarning(joinURL)
 	var sentStage string
-	var sentLive, sentRoster uint64
+	var sentVersion, sentLive, sentRoster uint64
 	rosterLater := false // the roster waits for the next beat
 	for {
 		if !rosterLater && !s.awaitChange(ctx, out, stream, tick.C) {
@@ -179,10 +179,12 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		v := hostView{Snap: snap, JoinURL: joinURL, Reach: reach, Now: now}
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Run.Locked, snap.Run.EndedAt.IsZero(), snap.AutoReveal)
-		// When the stage moves on, every phone is being sent it too: the
-		// roster (thousands of rows, by far the largest redraw) follows a
-		// beat later, so that it takes no CPU from the phones' question.
-		rosterLater = stageKey != sentStage && sentStage != ""
+		// When the phones' screens move on, every phone is being sent the
+		// change too: the roster (thousands of rows, by far the largest
+		// redraw) follows a beat later, once, so that it takes no CPU from
+		// the phones' question.
+		rosterLater = snap.Version != sentVersion && sentStage != "" && !rosterLater
+		sentVersion = snap.Version
 		if stageKey != sentStage {
 			html, err := renderFor(ctx, pageOf(c), HostStage(v))
 			if err != nil {

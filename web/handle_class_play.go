@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -172,6 +171,9 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 			shared := stage
 			shared.order = ""
 			frag, err := s.sharedFragment(ctx, page, room.ID, fragmentKey{event: "stage", stage: shared}, v, renderStage)
+			if err == nil && !frag.fits(v.Order) { // not split around its tiles: rendered in this order
+				frag, err = s.sharedFragment(ctx, page, room.ID, fragmentKey{event: "stage", stage: stage}, v, renderStageInOrder)
+			}
 			if err != nil {
 				return err
 			}
@@ -286,8 +288,25 @@ type sharedEvent struct {
 	letters []string
 }
 
+// fits says whether the event can be sent with its tiles in order: it has
+// no tiles to order, or a tile for each letter of order.
+func (e *sharedEvent) fits(order []string) bool {
+	if len(order) == 0 {
+		return true
+	}
+	if len(order) != len(e.letters) {
+		return false
+	}
+	for _, letter := range order {
+		if !slices.Contains(e.letters, letter) {
+			return false
+		}
+	}
+	return true
+}
+
 // appendTo appends the event's pieces to chunks, a question's tiles in
-// order (the student's own: classview.OptionOrder).
+// order (the student's own: classview.OptionOrder), which it fits.
 func (e *sharedEvent) appendTo(chunks [][]byte, order []string) [][]byte {
 	if len(e.letters) == 0 {
 		return append(chunks, e.parts...)
@@ -307,29 +326,35 @@ const tileMark = "<!--tile-->"
 // renderStage renders the stage v shows, shared by every student who sees
 // it in page's language, with its state line. A question's tiles are
 // rendered in the question's order and marked, and the event is split
-// around them.
+// around them; should it not split into a piece per tile, it is kept
+// whole, without tiles to order, and each order is rendered on its own
+// (renderStageInOrder).
 func renderStage(ctx context.Context, page *Page, v playView) (*sharedEvent, error) {
-	v.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
 	var letters []string
 	if v.Order != nil {
 		letters = ownLetters(v.question())
-		v.Order, v.markTiles = letters, true
+		v.Order, v.tileMark = letters, tileMark
 	}
+	e, err := renderStageInOrder(ctx, page, v)
+	if err != nil || letters == nil {
+		return e, err
+	}
+	parts := bytes.Split(e.parts[0], []byte(tileMark)) // the last piece ends with the state line
+	if len(parts) != len(letters)+2 {
+		return e, nil
+	}
+	return &sharedEvent{parts: parts, letters: letters}, nil
+}
+
+// renderStageInOrder renders the stage v shows, with its tiles in v.Order,
+// as one piece with its state line.
+func renderStageInOrder(ctx context.Context, page *Page, v playView) (*sharedEvent, error) {
+	v.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
 	html, err := renderFor(ctx, page, PlayStage(v))
 	if err != nil {
 		return nil, err
 	}
-	event, state := sse.Event("stage", html), stateEvent(v)
-	if letters == nil {
-		return &sharedEvent{parts: [][]byte{append(event, state...)}}, nil
-	}
-	parts := bytes.Split(event, []byte(tileMark))
-	if len(parts) != len(letters)+2 {
-		return nil, fmt.Errorf("a stage of %d answer tiles split into %d pieces", len(letters), len(parts))
-	}
-	last := parts[len(parts)-1]
-	parts[len(parts)-1] = append(last[:len(last):len(last)], state...)
-	return &sharedEvent{parts: parts, letters: letters}, nil
+	return &sharedEvent{parts: [][]byte{append(sse.Event("stage", html), stateEvent(v)...)}}, nil
 }
 
 // renderSharedYou renders v's own line with the stand-in name, split around
@@ -393,9 +418,9 @@ type playView struct {
 	// Form state kept across a failed plain-form answer.
 	Error       string
 	Explanation string
-	// markTiles marks where each answer tile starts and the last ends
-	// (tileMark), in a stage shared by students whose orders differ.
-	markTiles bool
+	// tileMark, when set, marks where each answer tile starts and the last
+	// ends, in a stage shared by students whose orders differ.
+	tileMark string
 }
 
 // newPlayView is a student's page at now: the stage they see and the
@@ -444,13 +469,14 @@ type roomFragments struct {
 }
 
 // fragment returns a cached event for a room version, rendering it with
-// render once per version and key.
+// render once per version and key, as a rule.
 //
 // A stream that misses renders it itself rather than wait for another
 // stream's render: of the thousands a change wakes, one that blocks goes to
-// the back of the run queue and waits for all the others again. At most
-// as many render one fragment at once as run at once (GOMAXPROCS), and the
-// first kept is what every later stream sends.
+// the back of the run queue and waits for all the others again. A render
+// runs to its end unless preempted, so a few streams (about as many as
+// run at once) render one fragment at worst, and the first kept is what
+// every later stream sends.
 func (cs *classState) fragment(room int64, version uint64, key fragmentKey, render func() (*sharedEvent, error)) (*sharedEvent, error) {
 	if e, ok := cs.cached(room, version, key); ok {
 		return e, nil

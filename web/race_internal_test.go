@@ -61,16 +61,17 @@ func TestFragmentCacheConcurrent(t *testing.T) {
 func TestFragmentMissNeverWaits(t *testing.T) {
 	cs := &classState{frags: map[int64]*roomFragments{}}
 	key := fragmentKey{event: "stage"}
-	release := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	slow := make(chan string)
 	go func() {
 		b, _ := cs.fragment(1, 7, key, func() (*sharedEvent, error) {
+			close(started)
 			<-release
 			return &sharedEvent{parts: [][]byte{[]byte("slow")}}, nil
 		})
 		slow <- joined(b)
 	}()
-	time.Sleep(50 * time.Millisecond) // the slow render has started
+	<-started
 	done := make(chan string)
 	go func() {
 		b, _ := cs.fragment(1, 7, key, func() (*sharedEvent, error) { return &sharedEvent{parts: [][]byte{[]byte("fast")}}, nil })

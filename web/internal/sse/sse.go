@@ -60,12 +60,17 @@ func (s *Stream) Send(chunks ...[]byte) error {
 		// Gathered first: written one by one, they reach the socket in as
 		// many writes as they cross the server's 2 and 4 KiB buffers.
 		buf := batches.Get().(*[]byte)
-		defer putBatch(buf)
 		*buf = (*buf)[:0]
 		for _, c := range chunks {
 			*buf = append(*buf, c...)
 		}
-		b = *buf
+		if _, err := s.w.Write(*buf); err != nil {
+			// Not put back: over HTTP/2 a failed write may still be
+			// reading it.
+			return err
+		}
+		putBatch(buf)
+		return s.rc.Flush()
 	}
 	if _, err := s.w.Write(b); err != nil {
 		return err

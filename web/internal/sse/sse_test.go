@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/labstack/echo/v4"
@@ -77,7 +78,11 @@ func TestSendIsOneWrite(t *testing.T) {
 			return err
 		}
 		for _, chunks := range sends {
-			<-next
+			select {
+			case <-next:
+			case <-c.Request().Context().Done():
+				return nil
+			}
 			before := ln.writes.Load()
 			if err := out.Send(chunks...); err != nil {
 				return err
@@ -105,8 +110,13 @@ func TestSendIsOneWrite(t *testing.T) {
 	_, _ = r.ReadString('\n')
 	for i, chunks := range sends {
 		next <- struct{}{}
-		if n := <-wrote; n != 1 {
-			t.Errorf("send %d (%d chunks): %d writes to the socket, want 1", i, len(chunks), n)
+		select {
+		case n := <-wrote:
+			if n != 1 {
+				t.Errorf("send %d (%d chunks): %d writes to the socket, want 1", i, len(chunks), n)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("send %d failed or never returned", i)
 		}
 		want := bytes.Join(chunks, nil)
 		got := make([]byte, len(want))
