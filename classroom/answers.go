@@ -176,14 +176,15 @@ func (ad *admission) score() *examsim.ClassAnswer {
 // accept records a committed answer and wakes who sees it.
 func (r *Room) accept(a *examsim.ClassAnswer) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	delete(r.pending, answerKey{a.PlayerID, a.QuestionIndex})
 	r.record(a)
-	r.changedLocked(r.run.Mode == examsim.ModeAssignment)
+	woken := r.changedLocked(r.run.Mode == examsim.ModeAssignment)
 	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
 		st.wake()
 	}
 	r.maybeAutoRevealLocked()
+	r.mu.Unlock()
+	wakeAll(woken)
 }
 
 func (r *Room) unpend(k answerKey) {

@@ -128,20 +128,31 @@ func (r *Room) persist(ctx context.Context, s *examsim.ClassRun) error {
 }
 
 // changedLocked marks a change, with mu held: students are woken only when
-// what they see moves.
-func (r *Room) changedLocked(students bool) {
+// what they see moves. A change only the host sees wakes the host's few
+// screens here. A change students see returns every stream (the host's
+// too) for the caller to wake with wakeAll once it has let go of mu:
+// woken under it, a thousand streams would each run only to wait for mu
+// (Room.Player) and then queue again behind all the others.
+func (r *Room) changedLocked(students bool) []*Stream {
 	r.live++
-	if students {
-		r.version++
-		r.stageLocked() // built once here, before the wake-ups, not by the first of a thousand woken streams
-	}
 	if !students { // most changes (an answer, a join) wake only the host's screens
 		for _, s := range r.byOwner[0] {
 			s.wake()
 		}
-		return
+		return nil
 	}
+	r.version++
+	r.stageLocked() // built once here, before the wake-ups, not by the first of a thousand woken streams
+	woken := make([]*Stream, 0, len(r.streams))
 	for s := range r.streams {
+		woken = append(woken, s)
+	}
+	return woken
+}
+
+// wakeAll wakes streams, without the room's lock held.
+func wakeAll(streams []*Stream) {
+	for _, s := range streams {
 		s.wake()
 	}
 }
@@ -279,12 +290,13 @@ func (r *Room) transition(ctx context.Context, students bool, change func(ns *ex
 		return err
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.run = ns
 	if applied != nil {
 		applied()
 	}
-	r.changedLocked(students)
+	woken := r.changedLocked(students)
+	r.mu.Unlock()
+	wakeAll(woken)
 	return nil
 }
 

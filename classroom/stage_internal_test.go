@@ -15,7 +15,8 @@ import (
 // its own line; neither may wait for the room's lock behind the others, or
 // a thousand streams are served one by one. So: with a writer holding the
 // lock, StageSnapshot still answers with the new stage, and with a reader
-// holding it, Player still answers.
+// holding it, Player still answers; and they are woken only once the lock
+// is let go.
 func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"))
@@ -78,4 +79,24 @@ func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
 		}
 	})
 	room.mu.RUnlock()
+
+	// A change students see wakes their streams once the lock is let go:
+	// woken under it, each would run only to wait for it.
+	st := room.Watch(p.ID)
+	defer st.Close()
+	<-st.C() // its first state
+	room.mu.Lock()
+	woken := room.changedLocked(true)
+	select {
+	case <-st.C():
+		t.Error("a student's stream was woken with the room's lock held")
+	default:
+	}
+	room.mu.Unlock()
+	wakeAll(woken)
+	select {
+	case <-st.C():
+	case <-time.After(10 * time.Second):
+		t.Error("the student's stream was never woken")
+	}
 }

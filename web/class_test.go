@@ -413,6 +413,51 @@ func TestStudentStream(t *testing.T) {
 	next("you", `data-correct="none"`)
 }
 
+// TestHostRosterFollowsTheStage: when the teacher moves the room on, the
+// host's stream sends the new stage and counts at once and the roster (the
+// largest redraw, thousands of rows in a big class) in a send a beat
+// later, while the phones are being sent the question.
+func TestHostRosterFollowsTheStage(t *testing.T) {
+	a := newClassApp(t)
+	host := a.account("teacher", examsim.RoleInstructor)
+	path, code := a.startRun(host, "optional")
+	a.join(code, "Kasia", "pl")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", host.base+path+"/host/events", nil)
+	resp, err := host.http.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("host stream: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	events := loadgen.Events(resp.Body)
+	for ev := range events {
+		if ev.Name == "roster" { // the screen as it is: all at once
+			break
+		}
+	}
+	control(t, host, path, "start", -1)
+	// Each send starts with the clock: the roster must come in a send of
+	// its own, after the one with the question's stage.
+	staged, sendsSince := false, 0
+	for ev := range events {
+		switch {
+		case ev.Name == "stage" && strings.Contains(ev.Data, `data-phase="question"`):
+			staged = true
+		case ev.Name == "clock" && staged:
+			sendsSince++
+		case ev.Name == "roster" && !staged:
+			t.Fatal("the roster came before the question's stage")
+		case ev.Name == "roster" && strings.Contains(ev.Data, "<svg"):
+			if sendsSince == 0 {
+				t.Error("the question's roster came with its stage; want it a beat later")
+			}
+			return
+		}
+	}
+	t.Fatal("the stream ended before the question's roster")
+}
+
 // TestMetrics serves Prometheus metrics to loopback only.
 func TestMetrics(t *testing.T) {
 	a := newClassApp(t)

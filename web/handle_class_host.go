@@ -168,9 +168,10 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 	joinURL := s.joinURL(c, room.Run().Code)
 	reach := s.reachWarning(joinURL)
 	var sentStage string
-	var sentLive uint64
+	var sentVersion, sentLive, sentRoster uint64
+	rosterLater := false // the roster waits for the next beat
 	for {
-		if !s.awaitChange(ctx, out, stream, tick.C) {
+		if !rosterLater && !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
 		}
 		snap := room.Snapshot()
@@ -178,6 +179,12 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 		v := hostView{Snap: snap, JoinURL: joinURL, Reach: reach, Now: now}
 		chunks := [][]byte{clockEvent(now)}
 		stageKey := fmt.Sprintf("%d/%t/%t/%t", snap.Version, snap.Run.Locked, snap.Run.EndedAt.IsZero(), snap.AutoReveal)
+		// When the phones' screens move on, every phone is being sent the
+		// change too: the roster (thousands of rows, by far the largest
+		// redraw) follows a beat later, once, so that it takes no CPU from
+		// the phones' question.
+		rosterLater = snap.Version != sentVersion && sentStage != "" && !rosterLater
+		sentVersion = snap.Version
 		if stageKey != sentStage {
 			html, err := renderFor(ctx, pageOf(c), HostStage(v))
 			if err != nil {
@@ -192,11 +199,15 @@ func (s *Server) handleHostEvents(c echo.Context) error {
 				return err
 			}
 			chunks = append(chunks, sse.Event("live", html))
-			if html, err = renderFor(ctx, pageOf(c), HostRoster(v)); err != nil {
+			sentLive = snap.Live
+		}
+		if snap.Live != sentRoster && !rosterLater {
+			html, err := renderFor(ctx, pageOf(c), HostRoster(v))
+			if err != nil {
 				return err
 			}
 			chunks = append(chunks, sse.Event("roster", html))
-			sentLive = snap.Live
+			sentRoster = snap.Live
 		}
 		if out.Send(chunks...) != nil {
 			return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -145,6 +146,7 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 	defer tick.Stop()
 	var sentStage stageKey
 	var sentYou youKey
+	var nick escapedNickname
 	for {
 		if !s.awaitChange(ctx, out, stream, tick.C) {
 			return nil
@@ -157,30 +159,31 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		}
 		now := s.now()
 		v := newPlayView(snap, me, now)
-		chunks := [][]byte{clockEvent(now)}
+		// Sent as one write (sse.Send): the clock, the stage around its
+		// tiles, and the own line around the nickname.
+		var batch [12][]byte
+		chunks := append(batch[:0], clockEvent(now))
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
-		// A question is rendered once per order (at most 24 of four options) and language.
 		stage := stageKey{version: snap.Version, variant: v.Variant, index: v.Index, lang: page.Lang, order: strings.Join(v.Order, "")}
 		if stage != sentStage {
-			frag, err := s.class.fragment(room.ID, snap.Version, stage.cacheKey(),
-				func() ([]byte, error) {
-					shared := v
-					shared.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
-					html, err := renderFor(ctx, page, PlayStage(shared))
-					return append(sse.Event("stage", html), stateEvent(shared)...), err
-				})
+			// Rendered once per language; each student's order of the
+			// answer tiles is put together from its pieces.
+			shared := stage
+			shared.order = ""
+			frag, err := s.sharedFragment(ctx, page, room.ID, fragmentKey{event: "stage", stage: shared}, v, renderStage)
+			if err == nil && !frag.fits(v.Order) { // not split around its tiles: rendered in this order
+				frag, err = s.sharedFragment(ctx, page, room.ID, fragmentKey{event: "stage", stage: stage}, v, renderStageInOrder)
+			}
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, frag)
+			chunks = frag.appendTo(chunks, v.Order)
 			sentStage = stage
 		}
-		if you := (youKey{stage: stage, points: me.Points, rank: snap.Rank(player.ID)}); you != sentYou {
-			ev, err := s.youEvent(ctx, page, room.ID, v)
-			if err != nil {
+		if you := (youKey{stage: stage, points: me.Points, rank: v.shownRank()}); you != sentYou {
+			if chunks, err = s.youEvent(ctx, page, room.ID, v, nick.of(me.Player.Nickname), chunks); err != nil {
 				return err
 			}
-			chunks = append(chunks, ev)
 			sentYou = you
 		}
 		if out.Send(chunks...) != nil {
@@ -199,17 +202,21 @@ type stageKey struct {
 	order   string // the student's option order, joined
 }
 
-// cacheKey names the stage in the room's fragment cache (which is per
-// version already).
-func (k stageKey) cacheKey() string {
-	return string(k.lang) + "/" + string(k.variant) + "/" + strconv.Itoa(k.index) + "/" + k.order
-}
-
 // youKey is the student's own line a stream last sent: the stage it goes
-// with, their points and place.
+// with, their points and the place it shows.
 type youKey struct {
 	stage        stageKey
 	points, rank int
+}
+
+// fragmentKey names a fragment in a room version's cache: a stage, or an
+// own line by all that it shows but the nickname.
+type fragmentKey struct {
+	event string // "stage" or "you"
+	stage stageKey
+	// The own line's: points, place, players placed, and the answer.
+	points, rank, ranked int
+	answer               ownAnswer
 }
 
 // youNameStandIn stands for the student's nickname in a shared render of
@@ -217,54 +224,184 @@ type youKey struct {
 // (classroom.CleanNickname), so neither a nickname nor a translation holds it.
 const youNameStandIn = "\uE000nickname\uE000"
 
-// youEvent is the student's own line (PlayYou) as an event. It is rendered
-// once per room version, language, stage, points, place and what it shows
-// of the student's answer, with a stand-in name, and the student's escaped
-// nickname is spliced in: a Next (or a reveal) reaching 2,000 phones renders
-// the lines that differ, not 2,000.
-func (s *Server) youEvent(ctx context.Context, page *Page, roomID int64, v playView) ([]byte, error) {
-	nick := v.Me.Player.Nickname
-	if strings.ContainsAny(nick, "\r\n\uE000") { // a line break would change the event's framing
-		html, err := renderFor(ctx, page, PlayYou(v))
-		return sse.Event("you", html), err
+// escapedNickname is a stream's nickname as HTML, escaped once rather than
+// at every change.
+type escapedNickname struct {
+	nick string
+	html []byte
+}
+
+func (e *escapedNickname) of(nick string) []byte {
+	if e.html == nil || e.nick != nick {
+		e.nick, e.html = nick, []byte(templ.EscapeString(nick))
 	}
-	rank := v.Snap.Rank(v.Me.Player.ID)
-	key := "you/" + string(page.Lang) + "/" + string(v.Variant) + "/" + strconv.Itoa(v.Me.Points) + "/" + strconv.Itoa(rank) + "/" +
-		strconv.Itoa(len(v.Snap.Ranking)) + "/" + ownAnswerKey(v)
-	shared, err := s.class.fragment(roomID, v.Snap.Version, key, func() ([]byte, error) {
-		standIn := v
-		// Only what the key holds: the place is read by the player's id,
-		// the answer as ownAnswerKey reads it.
-		standIn.Me = classroom.PlayerView{Player: examsim.Player{ID: v.Me.Player.ID, Nickname: youNameStandIn, Lang: page.Lang},
-			Points: v.Me.Points, Answers: v.Me.Answers}
-		html, err := renderFor(ctx, page, PlayYou(standIn))
-		return sse.Event("you", html), err
-	})
+	return e.html
+}
+
+// youEvent appends the student's own line (PlayYou) as an event to chunks.
+// It is rendered once per room version, language, stage, points, place and
+// what it shows of the student's answer, with a stand-in name, and kept
+// split around it; the student's escaped nickname (nickHTML) goes between
+// the pieces, which Send joins in its one write. A Next (or a reveal)
+// reaching 2,000 phones renders the lines that differ, not 2,000, and
+// copies none.
+func (s *Server) youEvent(ctx context.Context, page *Page, roomID int64, v playView, nickHTML []byte, chunks [][]byte) ([][]byte, error) {
+	if strings.ContainsAny(v.Me.Player.Nickname, "\r\n\uE000") { // a line break would change the event's framing
+		own, err := renderYou(ctx, page, v)
+		return append(chunks, own), err
+	}
+	stage := stageKey{version: v.Snap.Version, variant: v.Variant, index: v.Index, lang: page.Lang}
+	key := fragmentKey{event: "you", stage: stage, points: v.Me.Points, answer: ownAnswerOf(v)}
+	if key.rank = v.shownRank(); key.rank > 0 {
+		key.ranked = len(v.Snap.Ranking)
+	}
+	shared, err := s.sharedFragment(ctx, page, roomID, key, v, renderSharedYou)
 	if err != nil {
 		return nil, err
 	}
-	return bytes.ReplaceAll(shared, []byte(youNameStandIn), []byte(templ.EscapeString(nick))), nil
+	for i, part := range shared.parts {
+		if i > 0 {
+			chunks = append(chunks, nickHTML)
+		}
+		chunks = append(chunks, part)
+	}
+	return chunks, nil
 }
 
-// ownAnswerKey is all that PlayYou shows of the student's answer to the
+// sharedFragment is the room version's fragment for key, rendered from v
+// by render on the first ask. A stream that finds it cached (all but a few
+// of the 2,000 a Next wakes) allocates nothing: only a miss makes the
+// closure that holds v.
+func (s *Server) sharedFragment(ctx context.Context, page *Page, roomID int64, key fragmentKey, v playView,
+	render func(context.Context, *Page, playView) (*sharedEvent, error)) (*sharedEvent, error) {
+	if e, ok := s.class.cached(roomID, key.stage.version, key); ok {
+		return e, nil
+	}
+	return s.class.fragment(roomID, key.stage.version, key, func() (*sharedEvent, error) { return render(ctx, page, v) })
+}
+
+// sharedEvent is a cached event in pieces, for Send to join: a question's
+// stage split around its answer tiles (parts[1+i] is the tile lettered
+// letters[i]), or an own line split around the nickname.
+type sharedEvent struct {
+	parts   [][]byte
+	letters []string
+}
+
+// fits says whether the event can be sent with its tiles in order: it has
+// no tiles to order, or a tile for each letter of order.
+func (e *sharedEvent) fits(order []string) bool {
+	if len(order) == 0 {
+		return true
+	}
+	if len(order) != len(e.letters) {
+		return false
+	}
+	for _, letter := range order {
+		if !slices.Contains(e.letters, letter) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendTo appends the event's pieces to chunks, a question's tiles in
+// order (the student's own: classview.OptionOrder), which it fits.
+func (e *sharedEvent) appendTo(chunks [][]byte, order []string) [][]byte {
+	if len(e.letters) == 0 {
+		return append(chunks, e.parts...)
+	}
+	chunks = append(chunks, e.parts[0])
+	for _, letter := range order {
+		chunks = append(chunks, e.parts[1+slices.Index(e.letters, letter)])
+	}
+	return append(chunks, e.parts[len(e.parts)-1])
+}
+
+// tileMark marks where each answer tile starts, and the last one ends, in
+// a stage rendered once for students whose orders differ. No bank text can
+// hold it: goldmark drops raw HTML, and templ escapes all other text.
+const tileMark = "<!--tile-->"
+
+// renderStage renders the stage v shows, shared by every student who sees
+// it in page's language, with its state line. A question's tiles are
+// rendered in the question's order and marked, and the event is split
+// around them; should it not split into a piece per tile, it is kept
+// whole, without tiles to order, and each order is rendered on its own
+// (renderStageInOrder).
+func renderStage(ctx context.Context, page *Page, v playView) (*sharedEvent, error) {
+	var letters []string
+	if v.Order != nil {
+		letters = ownLetters(v.question())
+		v.Order, v.tileMark = letters, tileMark
+	}
+	e, err := renderStageInOrder(ctx, page, v)
+	if err != nil || letters == nil {
+		return e, err
+	}
+	parts := bytes.Split(e.parts[0], []byte(tileMark)) // the last piece ends with the state line
+	if len(parts) != len(letters)+2 {
+		return e, nil
+	}
+	return &sharedEvent{parts: parts, letters: letters}, nil
+}
+
+// renderStageInOrder renders the stage v shows, with its tiles in v.Order,
+// as one piece with its state line.
+func renderStageInOrder(ctx context.Context, page *Page, v playView) (*sharedEvent, error) {
+	v.Me = classroom.PlayerView{Player: examsim.Player{Lang: page.Lang}} // the shared stage must not carry anyone's data
+	html, err := renderFor(ctx, page, PlayStage(v))
+	if err != nil {
+		return nil, err
+	}
+	return &sharedEvent{parts: [][]byte{append(sse.Event("stage", html), stateEvent(v)...)}}, nil
+}
+
+// renderSharedYou renders v's own line with the stand-in name, split around
+// it, carrying only what the fragment's key holds: the place is read by the
+// player's id, the answer as ownAnswerOf reads it.
+func renderSharedYou(ctx context.Context, page *Page, v playView) (*sharedEvent, error) {
+	v.Me = classroom.PlayerView{Player: examsim.Player{ID: v.Me.Player.ID, Nickname: youNameStandIn, Lang: page.Lang},
+		Points: v.Me.Points, Answers: v.Me.Answers}
+	own, err := renderYou(ctx, page, v)
+	if err != nil {
+		return nil, err
+	}
+	return &sharedEvent{parts: bytes.Split(own, []byte(youNameStandIn))}, nil
+}
+
+// renderYou renders v's own line as an event.
+func renderYou(ctx context.Context, page *Page, v playView) ([]byte, error) {
+	html, err := renderFor(ctx, page, PlayYou(v))
+	return sse.Event("you", html), err
+}
+
+// ownAnswer is all that PlayYou shows of the student's answer to the
 // question on screen: its choice once answered, and at the reveal whether
 // it was right, its points and its explanation's score. A change to what
 // PlayYou shows of it belongs here too (TestStreamedOwnLineIsThePagesOwnLine).
-func ownAnswerKey(v playView) string {
+type ownAnswer struct {
+	none                         bool // the stage shows the answer, and there is none
+	choice                       string
+	correct, explained, pending  bool
+	points, score, effectiveBand int
+}
+
+func ownAnswerOf(v playView) ownAnswer {
 	switch v.Variant {
 	case classview.StageAnswered, classview.StageReveal, classview.StageLeaderboard:
 	default:
-		return ""
+		return ownAnswer{}
 	}
 	a := v.Me.Answer(v.Index)
 	switch {
 	case a == nil:
-		return "-"
+		return ownAnswer{none: true}
 	case v.Variant == classview.StageAnswered:
-		return a.Choice
+		return ownAnswer{choice: a.Choice}
 	}
-	return a.Choice + "/" + strconv.FormatBool(a.Correct) + "/" + strconv.Itoa(a.Points) + "/" + strconv.FormatBool(a.Explanation != "") + "/" +
-		strconv.FormatBool(a.Pending) + "/" + strconv.Itoa(a.Score()) + "/" + strconv.Itoa(a.EffectiveBand())
+	return ownAnswer{choice: a.Choice, correct: a.Correct, points: a.Points, explained: a.Explanation != "",
+		pending: a.Pending, score: a.Score(), effectiveBand: a.EffectiveBand()}
 }
 
 // playView is what a student's page shows.
@@ -281,6 +418,9 @@ type playView struct {
 	// Form state kept across a failed plain-form answer.
 	Error       string
 	Explanation string
+	// tileMark, when set, marks where each answer tile starts and the last
+	// ends, in a stage shared by students whose orders differ.
+	tileMark string
 }
 
 // newPlayView is a student's page at now: the stage they see and the
@@ -294,6 +434,18 @@ func newPlayView(snap *classroom.Snapshot, me classroom.PlayerView, now time.Tim
 		v.Order = classview.OptionOrder(snap.Run.ID, me.Player.ID, v.Index, ownLetters(q))
 	}
 	return v
+}
+
+// shownRank is the place the student's own line shows, 0 for none: once
+// answers are revealed, in a quiz with a leaderboard.
+func (v playView) shownRank() int {
+	switch v.Variant {
+	case classview.StageReveal, classview.StageLeaderboard, classview.StageEnded:
+		if v.Snap.Run.Quiz.Leaderboard {
+			return v.Snap.Rank(v.Me.Player.ID)
+		}
+	}
+	return 0
 }
 
 func (v playView) question() *questions.Question {
@@ -313,53 +465,45 @@ type classState struct {
 // change reaching a thousand students is rendered once per language.
 type roomFragments struct {
 	version uint64
-	byKey   map[string]*fragmentEntry
+	byKey   map[fragmentKey]*sharedEvent
 }
 
-// fragmentEntry is one cached fragment; done closes once it is rendered.
-// The thousand streams a change wakes all miss at once, so the first one
-// renders and the rest wait for it instead of each rendering it again.
-type fragmentEntry struct {
-	done chan struct{}
-	b    []byte
-	err  error
+// fragment returns a cached event for a room version, rendering it with
+// render once per version and key, as a rule.
+//
+// A stream that misses renders it itself rather than wait for another
+// stream's render: of the thousands a change wakes, one that blocks goes to
+// the back of the run queue and waits for all the others again. A render
+// runs to its end unless preempted, so a few streams (about as many as
+// run at once) render one fragment at worst, and the first kept is what
+// every later stream sends.
+func (cs *classState) fragment(room int64, version uint64, key fragmentKey, render func() (*sharedEvent, error)) (*sharedEvent, error) {
+	if e, ok := cs.cached(room, version, key); ok {
+		return e, nil
+	}
+	e, err := render()
+	if err != nil { // not kept: the next stream tries again
+		return nil, err
+	}
+	return cs.keep(room, version, key, e), nil
 }
 
-// fragment returns a cached SSE event for a room version, rendering it
-// with render once per version and key.
-func (cs *classState) fragment(room int64, version uint64, key string, render func() ([]byte, error)) ([]byte, error) {
+// cached is the fragment for version and key when it is rendered already.
+func (cs *classState) cached(room int64, version uint64, key fragmentKey) (*sharedEvent, bool) {
 	cs.mu.RLock()
-	e := cs.frags[room].entry(version, key)
-	cs.mu.RUnlock()
-	if e == nil {
-		var mine bool
-		if e, mine = cs.claim(room, version, key); e == nil {
-			return render() // an older version than the room's: rendered, not kept
-		}
-		if mine {
-			e.b, e.err = render()
-			close(e.done)
-			if e.err != nil {
-				cs.forget(room, version, key, e)
-			}
-			return e.b, e.err
-		}
-	}
-	<-e.done
-	return e.b, e.err
-}
-
-// entry is the cached fragment for version and key, or nil.
-func (rf *roomFragments) entry(version uint64, key string) *fragmentEntry {
+	defer cs.mu.RUnlock()
+	rf := cs.frags[room]
 	if rf == nil || rf.version != version {
-		return nil
+		return nil, false
 	}
-	return rf.byKey[key]
+	e, ok := rf.byKey[key]
+	return e, ok
 }
 
-// claim returns the entry for version and key, making it (mine) when there
-// is none yet; nil when the room has moved past version.
-func (cs *classState) claim(room int64, version uint64, key string) (e *fragmentEntry, mine bool) {
+// keep stores a rendered fragment, unless another stream kept one first
+// (then that is returned) or the room has moved past version (then e is
+// returned, not kept).
+func (cs *classState) keep(room int64, version uint64, key fragmentKey, e *sharedEvent) *sharedEvent {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	rf := cs.frags[room]
@@ -367,27 +511,17 @@ func (cs *classState) claim(room int64, version uint64, key string) (e *fragment
 		if len(cs.frags) > 1000 { // rooms long gone: start afresh rather than grow
 			cs.frags = map[int64]*roomFragments{}
 		}
-		rf = &roomFragments{version: version, byKey: map[string]*fragmentEntry{}}
+		rf = &roomFragments{version: version, byKey: map[fragmentKey]*sharedEvent{}}
 		cs.frags[room] = rf
 	}
 	if rf.version != version {
-		return nil, false
+		return e
 	}
-	if e = rf.byKey[key]; e != nil {
-		return e, false
+	if kept, ok := rf.byKey[key]; ok {
+		return kept
 	}
-	e = &fragmentEntry{done: make(chan struct{})}
 	rf.byKey[key] = e
-	return e, true
-}
-
-// forget drops a failed render, so the next stream tries again.
-func (cs *classState) forget(room int64, version uint64, key string, e *fragmentEntry) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if rf := cs.frags[room]; rf.entry(version, key) == e {
-		delete(rf.byKey, key)
-	}
+	return e
 }
 
 // stateEvent is a stage's phase, question and choices as JSON, for programs

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -32,15 +33,15 @@ func TestFragmentCacheConcurrent(t *testing.T) {
 				version := uint64(i / 10)
 				key := []string{"en", "vi", "pl", "th"}[(g+i)%4]
 				want := fmt.Sprintf("room %d v%d %s", room, version, key)
-				b, err := cs.fragment(room, version, key, func() ([]byte, error) {
+				b, err := cs.fragment(room, version, fragmentKey{event: key}, func() (*sharedEvent, error) {
 					renders.Add(1)
-					return []byte(want), nil
+					return &sharedEvent{parts: [][]byte{[]byte(want)}}, nil
 				})
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if string(b) != want {
+				if joined(b) != want {
 					t.Errorf("asked for %q, got %q", want, b)
 					return
 				}
@@ -53,51 +54,63 @@ func TestFragmentCacheConcurrent(t *testing.T) {
 	}
 }
 
-// TestFragmentRenderedOncePerChange: the streams a change wakes all ask for
-// the new fragment at once, before any has it; it is rendered once, and
-// every stream gets it. A failed render is not kept.
-func TestFragmentRenderedOncePerChange(t *testing.T) {
+// TestFragmentMissNeverWaits: a stream that misses the cache while another
+// renders the same fragment renders it too rather than wait (a blocked
+// stream queues behind thousands again); the first one kept is what
+// everyone gets after. A failed render is not kept.
+func TestFragmentMissNeverWaits(t *testing.T) {
 	cs := &classState{frags: map[int64]*roomFragments{}}
-	const streams = 64
-	var renders atomic.Int64
-	release := make(chan struct{})
-	var wg sync.WaitGroup
-	got := make([]string, streams)
-	for i := range streams {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b, err := cs.fragment(1, 7, "en", func() ([]byte, error) {
-				renders.Add(1)
-				<-release
-				return []byte("stage v7"), nil
-			})
-			if err != nil {
-				t.Error(err)
-			}
-			got[i] = string(b)
-		}()
-	}
-	// Every stream has missed the cache by the time the render finishes:
-	// the old cache rendered it once per stream here.
-	time.Sleep(200 * time.Millisecond)
-	close(release)
-	wg.Wait()
-	if n := renders.Load(); n != 1 {
-		t.Errorf("rendered %d times for %d streams, want once", n, streams)
-	}
-	for i, g := range got {
-		if g != "stage v7" {
-			t.Fatalf("stream %d got %q", i, g)
+	key := fragmentKey{event: "stage"}
+	started, release := make(chan struct{}), make(chan struct{})
+	slow := make(chan string)
+	go func() {
+		b, _ := cs.fragment(1, 7, key, func() (*sharedEvent, error) {
+			close(started)
+			<-release
+			return &sharedEvent{parts: [][]byte{[]byte("slow")}}, nil
+		})
+		slow <- joined(b)
+	}()
+	<-started
+	done := make(chan string)
+	go func() {
+		b, _ := cs.fragment(1, 7, key, func() (*sharedEvent, error) { return &sharedEvent{parts: [][]byte{[]byte("fast")}}, nil })
+		done <- joined(b)
+	}()
+	select {
+	case got := <-done:
+		if got != "fast" {
+			t.Errorf("the second stream got %q, want its own render", got)
 		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second stream waited for the first one's render")
+	}
+	close(release)
+	if got := <-slow; got != "fast" {
+		t.Errorf("the slow stream got %q; want the fragment kept first", got)
+	}
+	if b, ok := cs.cached(1, 7, key); !ok || joined(b) != "fast" {
+		t.Errorf("kept %q, %t; want the first kept", b, ok)
+	}
+	if b, ok := cs.cached(1, 6, key); ok {
+		t.Errorf("an older version answered %q", b)
 	}
 
 	fail := errors.New("render failed")
-	if _, err := cs.fragment(1, 7, "vi", func() ([]byte, error) { return nil, fail }); err != fail {
+	vi := fragmentKey{event: "vi"}
+	if _, err := cs.fragment(1, 7, vi, func() (*sharedEvent, error) { return nil, fail }); err != fail {
 		t.Fatalf("a failed render returned %v", err)
 	}
-	b, err := cs.fragment(1, 7, "vi", func() ([]byte, error) { return []byte("stage v7 vi"), nil })
-	if err != nil || string(b) != "stage v7 vi" {
+	b, err := cs.fragment(1, 7, vi, func() (*sharedEvent, error) { return &sharedEvent{parts: [][]byte{[]byte("stage v7 vi")}}, nil })
+	if err != nil || joined(b) != "stage v7 vi" {
 		t.Errorf("after a failed render: %q, %v; want it rendered again", b, err)
 	}
+}
+
+// joined is a cached event's bytes, "" for none.
+func joined(e *sharedEvent) string {
+	if e == nil {
+		return ""
+	}
+	return string(bytes.Join(e.parts, nil))
 }

@@ -182,8 +182,10 @@ func Glyph(letter string) string {
 // and colour wherever it moves, as on the projector and in the reveal.
 func OptionOrder(run, player int64, index int, letters []string) []string {
 	h := fnv.New64a()
-	_ = binary.Write(h, binary.LittleEndian, [3]int64{run, player, int64(index)}) // a hash never fails to write
-	seed := int64(h.Sum64())                                                      // #nosec G115 -- the hash's bits, reinterpreted as a seed
+	// A slice, not an array: binary.Write encodes it alike, without reflection
+	// (every phone a Next wakes asks). A hash never fails to write.
+	_ = binary.Write(h, binary.LittleEndian, []int64{run, player, int64(index)})
+	seed := int64(h.Sum64()) // #nosec G115 -- the hash's bits, reinterpreted as a seed
 	return examsim.ShuffleExam(seed, []string{""}, 1, func(string) []string { return letters })[0].Options
 }
 
