@@ -89,8 +89,11 @@ type Hub struct {
 	rooms map[int64]*Room
 
 	streams atomic.Int64
-	closed  chan struct{}
-	once    sync.Once
+	// loads counts the rooms loaded, each room's versions starting in a
+	// range of its own (newRoom).
+	loads  atomic.Uint64
+	closed chan struct{}
+	once   sync.Once
 }
 
 // NewHub returns a hub storing to cfg.Store.

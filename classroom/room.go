@@ -68,7 +68,11 @@ type player struct {
 func newRoom(h *Hub, run *examsim.ClassRun, qs []*questions.Question) *Room {
 	r := &Room{hub: h, ID: run.ID, run: *run, qs: qs, players: map[int64]*player{}, byHash: map[string]*player{},
 		nickKeys: map[string]bool{}, pending: map[answerKey]bool{}, opened: map[answerKey]time.Time{},
-		streams: map[*Stream]struct{}{}, byOwner: map[int64][]*Stream{}, version: 1, live: 1}
+		streams: map[*Stream]struct{}{}, byOwner: map[int64][]*Stream{}, live: 1}
+	// A room read back (after eviction or a takeover) must not reuse the
+	// versions of its earlier load: caches keyed by room and version (the
+	// web's fragments) may still hold what those showed.
+	r.version = h.loads.Add(1)<<32 + 1
 	r.answers = make([]map[int64]*examsim.ClassAnswer, len(qs))
 	r.counts = make([]map[string]int, len(qs))
 	for i := range qs {

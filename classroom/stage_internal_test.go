@@ -11,13 +11,10 @@ import (
 	"github.com/examsim/examsim/store"
 )
 
-// A Next wakes every student's stream at once. Each reads the new stage and
-// its own line; neither may wait for the room's lock behind the others, or
-// a thousand streams are served one by one. So: with a writer holding the
-// lock, StageSnapshot still answers with the new stage, and with a reader
-// holding it, Player still answers; and they are woken only once the lock
-// is let go.
-func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
+// liveRoom opens a hub on a fresh database with a live two-question room
+// and one student in it.
+func liveRoom(t *testing.T) (*Hub, *Room, *examsim.Player) {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "class.db"))
 	if err != nil {
@@ -49,6 +46,18 @@ func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return hub, room, p
+}
+
+// A Next wakes every student's stream at once. Each reads the new stage and
+// its own line; neither may wait for the room's lock behind the others, or
+// a thousand streams are served one by one. So: with a writer holding the
+// lock, StageSnapshot still answers with the new stage, and with a reader
+// holding it, Player still answers; and they are woken only once the lock
+// is let go.
+func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
+	ctx := context.Background()
+	_, room, p := liveRoom(t)
 	before := room.StageSnapshot()
 	if err := room.Next(ctx, -1); err != nil {
 		t.Fatal(err)
@@ -98,5 +107,33 @@ func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
 	case <-st.C():
 	case <-time.After(10 * time.Second):
 		t.Error("the student's stream was never woken")
+	}
+}
+
+// TestReloadedRoomVersionsAreNew: a room dropped and read back starts its
+// versions past the earlier load's, so nothing cached by room and version
+// (a stage, an own line) is taken for what the reloaded room shows.
+func TestReloadedRoomVersionsAreNew(t *testing.T) {
+	ctx := context.Background()
+	hub, room, _ := liveRoom(t)
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	before := room.StageSnapshot().Version
+	if err := room.End(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := hub.Evict(time.Now().Add(time.Hour)); n != 1 {
+		t.Fatalf("evicted %d rooms, want the ended one", n)
+	}
+	again, err := hub.Room(ctx, room.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again == room {
+		t.Fatal("the evicted room was not read back")
+	}
+	if after := again.StageSnapshot().Version; after <= before {
+		t.Errorf("the reloaded room is at version %d, not past its earlier load's %d", after, before)
 	}
 }
