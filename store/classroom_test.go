@@ -61,9 +61,9 @@ func testSaveAnswersIsolatesRefusedAnswer(t *testing.T, open opener) {
 	batch := []*examsim.ClassAnswer{classAnswer(sessB, playersB[0]), classAnswer(sessA, playersA[0]),
 		classAnswer(sessB, playersB[1]), classAnswer(sessA, playersA[1]), classAnswer(sessB, playersB[2])}
 	err := cs.SaveAnswers(ctx, batch)
-	var refused examsim.AnswerErrors
+	var refused examsim.BatchErrors
 	if !errors.As(err, &refused) || len(refused) != len(batch) {
-		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
+		t.Fatalf("SaveAnswers = %v; want BatchErrors for %d answers", err, len(batch))
 	}
 	for i, a := range batch {
 		gone := a.RunID == sessA.ID
@@ -110,9 +110,9 @@ func testOtherConstraintFailuresAreNotNotRunning(t *testing.T, open opener) {
 	bad.QuestionID = "bad"
 	batch := []*examsim.ClassAnswer{bad, classAnswer(run, players[1])}
 	err := cs.SaveAnswers(ctx, batch)
-	var refused examsim.AnswerErrors
+	var refused examsim.BatchErrors
 	if !errors.As(err, &refused) || len(refused) != len(batch) {
-		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
+		t.Fatalf("SaveAnswers = %v; want BatchErrors for %d answers", err, len(batch))
 	}
 	var e *examsim.Error
 	if !errors.As(refused[0], &e) || e.Code != examsim.EINTERNAL || e.MessageID == "class.error_not_running" {
