@@ -317,9 +317,10 @@ func (r *refusals) err() error {
 	return r.errs
 }
 
-// beginBatch opens a group commit's transaction and fences its items
-// (fenceBatch).
+// beginBatch opens a group commit's transaction, with the context it writes
+// under (batchContext), and fences its items (fenceBatch).
 func beginBatch[T any](ctx context.Context, db *DB, items []T, key func(T) (runID, epoch int64)) (context.Context, *sql.Tx, *refusals, error) {
+	ctx = db.batchContext(ctx)
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return ctx, nil, nil, err
