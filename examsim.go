@@ -286,11 +286,15 @@ type ClassroomService interface {
 	// FindRunByCode finds the run not ended with a join code.
 	FindRunByCode(ctx context.Context, code string) (*ClassRun, error)
 	ListRuns(ctx context.Context, hostID int64, limit int) ([]*ClassRun, error)
-	// UpdateRunState stores phase, question, lock and end.
-	UpdateRunState(ctx context.Context, run *ClassRun) error
+	// UpdateRunStates stores each run's phase, question, lock and end in
+	// one transaction, so rooms that change at once share one commit. A
+	// run whose lease has moved on is refused on its own and the rest are
+	// stored: the error is then a BatchErrors. Any other error means none
+	// was stored.
+	UpdateRunStates(ctx context.Context, runs []*ClassRun) error
 
 	// CreatePlayer, KickPlayer and SetPlayerLang are fenced by the room's
-	// lease epoch (p.Epoch, epoch) as UpdateRunState is by run.Epoch.
+	// lease epoch (p.Epoch, epoch) as UpdateRunStates is by run.Epoch.
 	CreatePlayer(ctx context.Context, p *Player) error
 	ListPlayers(ctx context.Context, runID int64) ([]*Player, error)
 	KickPlayer(ctx context.Context, runID, epoch, playerID int64) error
@@ -299,7 +303,7 @@ type ClassroomService interface {
 
 	// SaveAnswers stores a batch of answers in one transaction. An answer
 	// the database refuses (its room or player is gone) is left out on its
-	// own and the rest are stored: the error is then an AnswerErrors. Any
+	// own and the rest are stored: the error is then a BatchErrors. Any
 	// other error means none of the batch was stored.
 	SaveAnswers(ctx context.Context, answers []*ClassAnswer) error
 	ListAnswers(ctx context.Context, runID int64) ([]*ClassAnswer, error)
@@ -330,11 +334,11 @@ type RoomLeaseService interface {
 	ReleaseRooms(ctx context.Context, instance string) error
 }
 
-// AnswerErrors says which answers of a batch were refused: one entry per
-// answer, nil for each one that was stored.
-type AnswerErrors []error
+// BatchErrors says which items of a batch were refused: one entry per item
+// (an answer, a run's state), nil for each one that was stored.
+type BatchErrors []error
 
-func (e AnswerErrors) Error() string {
+func (e BatchErrors) Error() string {
 	n, first := 0, error(nil)
 	for _, err := range e {
 		if err != nil {
@@ -344,8 +348,11 @@ func (e AnswerErrors) Error() string {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d of %d answers refused; first: %v", n, len(e), first)
+	return fmt.Sprintf("%d of %d refused; first: %v", n, len(e), first)
 }
+
+// Unwrap gives the refusals, so errors.As finds why an item was refused.
+func (e BatchErrors) Unwrap() []error { return e }
 
 // Prediction is a learner's guess, in the sandbox, of what an agent should
 // do with a tool result before the agent's move is shown.

@@ -127,10 +127,6 @@ func (r *Room) closedAt() time.Time {
 	return r.run.Deadline
 }
 
-func (r *Room) persist(ctx context.Context, s *examsim.ClassRun) error {
-	return r.hub.cfg.Store.UpdateRunState(context.WithoutCancel(ctx), s)
-}
-
 // changedLocked marks a change, with mu held: students are woken only when
 // what they see moves. A change only the host sees wakes the host's few
 // screens here. A change students see returns every stream (the host's
@@ -277,9 +273,10 @@ func (r *Room) Kick(ctx context.Context, playerID int64) error {
 }
 
 // transition changes the run's state. change edits a copy under the
-// room's lock (false: nothing to do); the store writes it with no lock held,
-// so a slow fsync stalls no answer and no stream; applied runs under the lock
-// once it is stored. ctl keeps transitions in order, one at a time.
+// room's lock (false: nothing to do); the committer writes it with no lock
+// held, so a slow fsync stalls no answer and no stream, and then, on its own
+// goroutine, applies it: applied runs under the lock and the streams are
+// woken. ctl keeps transitions in order, one at a time.
 func (r *Room) transition(ctx context.Context, students bool, change func(ns *examsim.ClassRun) (bool, error), applied func()) error {
 	r.ctl.Lock()
 	defer r.ctl.Unlock()
@@ -290,18 +287,16 @@ func (r *Room) transition(ctx context.Context, students bool, change func(ns *ex
 	if err != nil || !ok {
 		return err
 	}
-	if err := r.persist(ctx, &ns); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	r.run = ns
-	if applied != nil {
-		applied()
-	}
-	woken := r.changedLocked(students)
-	r.mu.Unlock()
-	wakeAll(woken)
-	return nil
+	return r.hub.commit.saveState(context.WithoutCancel(ctx), &ns, func() {
+		r.mu.Lock()
+		r.run = ns
+		if applied != nil {
+			applied()
+		}
+		woken := r.changedLocked(students)
+		r.mu.Unlock()
+		wakeAll(woken)
+	})
 }
 
 func (r *Room) stopTimerLocked() {

@@ -212,13 +212,32 @@ func (s *ClassroomService) ListRuns(ctx context.Context, hostID int64, limit int
 	return out, dbError(rows.Err())
 }
 
-func (s *ClassroomService) UpdateRunState(ctx context.Context, run *examsim.ClassRun) error {
-	return s.underLease(ctx, run.ID, run.Epoch, func(q execQuerier) error {
-		_, err := q.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
-		locked = ?, ended_at = ? WHERE id = ?`,
-			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID)
+// UpdateRunStates writes the states in one transaction: rooms that move at
+// once share one commit (one fsync) instead of queueing for the database
+// one by one. A run whose lease moved on is refused alone (fenceBatch).
+func (s *ClassroomService) UpdateRunStates(ctx context.Context, runs []*examsim.ClassRun) error {
+	if len(runs) == 0 {
+		return nil
+	}
+	ctx, tx, refused, err := beginBatch(ctx, s.db, runs, func(run *examsim.ClassRun) (int64, int64) { return run.ID, run.Epoch })
+	if err != nil {
 		return dbError(err)
-	})
+	}
+	defer tx.Rollback()
+	for i, run := range runs {
+		if refused.has(i) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE class_sessions SET phase = ?, question_index = ?, question_started_at = ?,
+		locked = ?, ended_at = ? WHERE id = ?`,
+			string(run.Phase), run.QuestionIndex, fmtTime(run.QuestionStartedAt), run.Locked, fmtTime(run.EndedAt), run.ID); err != nil {
+			return dbError(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return dbError(err)
+	}
+	return refused.err()
 }
 
 // execQuerier is what a write needs of a database or a transaction.
@@ -227,8 +246,8 @@ type execQuerier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// underLease is the one fencing rule for a room's writes other than
-// answers (its state, joins, kicks, languages): write runs in a
+// underLease is the one fencing rule for a room's single writes (joins,
+// kicks, languages): write runs in a
 // transaction that holds the room's lease at epoch, and is refused with
 // fencedError once the lease has moved on, so an owner that lost the room
 // cannot change what its successor has already read. Epoch 0 (one
@@ -274,25 +293,72 @@ func fencedError(runID, epoch int64) error {
 		Detail: fmt.Sprintf("this instance no longer owns room %d (its lease moved past epoch %d); retry: the request reaches the new owner", runID, epoch)}
 }
 
-// fenceAnswers locks the leases the batch is written under, for the
-// transaction, and says which answers' epochs are no longer their room's:
-// underLease's rule, per answer, so one late answer does not fail a batch.
-func fenceAnswers(ctx context.Context, tx *sql.Tx, answers []*examsim.ClassAnswer) (map[[2]int64]bool, error) {
-	stale := map[[2]int64]bool{}
-	seen := map[[2]int64]bool{}
-	for _, a := range answers {
-		k := [2]int64{a.RunID, a.Epoch}
-		if a.Epoch == 0 || seen[k] {
+// refusals are the items of a batch the store refused, each on its own,
+// while it stored the rest.
+type refusals struct {
+	errs examsim.BatchErrors // nil until the first refusal
+	n    int
+}
+
+func (r *refusals) refuse(i int, why error) {
+	if r.errs == nil {
+		r.errs = make(examsim.BatchErrors, r.n)
+	}
+	r.errs[i] = why
+}
+
+func (r *refusals) has(i int) bool { return r.errs != nil && r.errs[i] != nil }
+
+// err is nil when the whole batch was stored, else the BatchErrors.
+func (r *refusals) err() error {
+	if r.errs == nil {
+		return nil
+	}
+	return r.errs
+}
+
+// beginBatch opens a group commit's transaction, with the context it writes
+// under (batchContext), and fences its items (fenceBatch).
+func beginBatch[T any](ctx context.Context, db *DB, items []T, key func(T) (runID, epoch int64)) (context.Context, *sql.Tx, *refusals, error) {
+	ctx = db.batchContext(ctx)
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return ctx, nil, nil, err
+	}
+	refused, err := fenceBatch(ctx, tx, items, key)
+	if err != nil {
+		_ = tx.Rollback() // the fence's error is the one to report
+		return ctx, nil, nil, err
+	}
+	return ctx, tx, refused, nil
+}
+
+// fenceBatch locks the leases a batch is written under (key gives each
+// item's run and the epoch it was written at), for the transaction, and
+// refuses each item whose epoch is no longer its room's: underLease's
+// rule, per item, so one late write does not fail a batch.
+func fenceBatch[T any](ctx context.Context, tx *sql.Tx, items []T, key func(T) (runID, epoch int64)) (*refusals, error) {
+	refused := &refusals{n: len(items)}
+	held := map[[2]int64]bool{}
+	for i, item := range items {
+		runID, epoch := key(item)
+		if epoch == 0 {
 			continue
 		}
-		seen[k] = true
-		held, err := leaseHeld(ctx, tx, a.RunID, a.Epoch)
-		if err != nil {
-			return nil, err
+		k := [2]int64{runID, epoch}
+		ok, seen := held[k]
+		if !seen {
+			var err error
+			if ok, err = leaseHeld(ctx, tx, runID, epoch); err != nil {
+				return nil, err
+			}
+			held[k] = ok
 		}
-		stale[k] = !held
+		if !ok {
+			refused.refuse(i, fencedError(runID, epoch))
+		}
 	}
-	return stale, nil
+	return refused, nil
 }
 
 func (s *ClassroomService) CreatePlayer(ctx context.Context, p *examsim.Player) error {
@@ -366,7 +432,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 	if len(answers) == 0 {
 		return nil
 	}
-	tx, err := s.db.db.BeginTx(ctx, nil)
+	ctx, tx, refused, err := beginBatch(ctx, s.db, answers, func(a *examsim.ClassAnswer) (int64, int64) { return a.RunID, a.Epoch })
 	if err != nil {
 		return dbError(err)
 	}
@@ -381,18 +447,9 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 		return dbError(err)
 	}
 	defer stmt.Close()
-	stale, err := fenceAnswers(ctx, tx, answers)
-	if err != nil {
-		return dbError(err)
-	}
 	now := s.db.now()
-	var refused examsim.AnswerErrors
 	for i, a := range answers {
-		if stale[[2]int64{a.RunID, a.Epoch}] {
-			if refused == nil {
-				refused = make(examsim.AnswerErrors, len(answers))
-			}
-			refused[i] = fencedError(a.RunID, a.Epoch)
+		if refused.has(i) {
 			continue
 		}
 		if a.CreatedAt.IsZero() {
@@ -413,13 +470,11 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 			return err
 		})
 		if isConstraint(err) {
-			if refused == nil {
-				refused = make(examsim.AnswerErrors, len(answers))
-			}
-			refused[i] = &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: err.Error()}
+			why := &examsim.Error{Code: examsim.EINTERNAL, MessageID: "error.internal", Detail: err.Error()}
 			if isForeignKey(err) {
-				refused[i] = &examsim.Error{Code: examsim.ECONFLICT, MessageID: "class.error_not_running", Detail: err.Error()}
+				why = &examsim.Error{Code: examsim.ECONFLICT, MessageID: "class.error_not_running", Detail: err.Error()}
 			}
+			refused.refuse(i, why)
 			continue
 		}
 		if err != nil {
@@ -435,10 +490,7 @@ func (s *ClassroomService) SaveAnswers(ctx context.Context, answers []*examsim.C
 	if err := tx.Commit(); err != nil {
 		return dbError(err)
 	}
-	if refused != nil {
-		return refused
-	}
-	return nil
+	return refused.err()
 }
 
 // addToHistory puts a stored class answer into the student's learner

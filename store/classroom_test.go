@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/examsim/examsim"
@@ -61,9 +62,9 @@ func testSaveAnswersIsolatesRefusedAnswer(t *testing.T, open opener) {
 	batch := []*examsim.ClassAnswer{classAnswer(sessB, playersB[0]), classAnswer(sessA, playersA[0]),
 		classAnswer(sessB, playersB[1]), classAnswer(sessA, playersA[1]), classAnswer(sessB, playersB[2])}
 	err := cs.SaveAnswers(ctx, batch)
-	var refused examsim.AnswerErrors
+	var refused examsim.BatchErrors
 	if !errors.As(err, &refused) || len(refused) != len(batch) {
-		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
+		t.Fatalf("SaveAnswers = %v; want BatchErrors for %d answers", err, len(batch))
 	}
 	for i, a := range batch {
 		gone := a.RunID == sessA.ID
@@ -110,9 +111,9 @@ func testOtherConstraintFailuresAreNotNotRunning(t *testing.T, open opener) {
 	bad.QuestionID = "bad"
 	batch := []*examsim.ClassAnswer{bad, classAnswer(run, players[1])}
 	err := cs.SaveAnswers(ctx, batch)
-	var refused examsim.AnswerErrors
+	var refused examsim.BatchErrors
 	if !errors.As(err, &refused) || len(refused) != len(batch) {
-		t.Fatalf("SaveAnswers = %v; want AnswerErrors for %d answers", err, len(batch))
+		t.Fatalf("SaveAnswers = %v; want BatchErrors for %d answers", err, len(batch))
 	}
 	var e *examsim.Error
 	if !errors.As(refused[0], &e) || e.Code != examsim.EINTERNAL || e.MessageID == "class.error_not_running" {
@@ -151,4 +152,55 @@ func testSaveQuizValidates(t *testing.T, open opener) {
 	if err := cs.UpdateQuiz(ctx, quiz); examsim.ErrorCode(err) != examsim.EINVALID {
 		t.Fatalf("UpdateQuiz with 7 s = %v, want %s", err, examsim.EINVALID)
 	}
+}
+
+// doneCounter is a context that counts how often a driver asks for its
+// Done channel: a driver that never asks treats it as uncancellable.
+type doneCounter struct {
+	context.Context
+	mu    sync.Mutex
+	calls int
+}
+
+func (c *doneCounter) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	return c.Context.Done()
+}
+
+func (c *doneCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
+}
+
+// The group commits hand SQLite no context it could cancel: given one,
+// mattn's driver runs each statement on a goroutine of its own and waits
+// for it, two trips through the scheduler per statement, which under a
+// classroom's load added tens of milliseconds to a batch. PostgreSQL's
+// driver has no such cost, and keeps the caller's cancellation.
+func TestGroupCommitsRunOnTheCallersGoroutine(t *testing.T) {
+	eachDialect(t, func(t *testing.T, open opener) {
+		db := open(t)
+		ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+		_, run, players := hostedRoom(t, ls, cs, "hops_host", 2)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		watched := &doneCounter{Context: ctx}
+		if err := cs.SaveAnswers(watched, []*examsim.ClassAnswer{classAnswer(run, players[0]), classAnswer(run, players[1])}); err != nil {
+			t.Fatal(err)
+		}
+		next := *run
+		next.QuestionIndex = 1
+		if err := cs.UpdateRunStates(watched, []*examsim.ClassRun{&next}); err != nil {
+			t.Fatal(err)
+		}
+		asked := watched.count()
+		if sqlite := db.Dialect() == "sqlite"; sqlite && asked != 0 {
+			t.Errorf("SQLite's driver asked for the context's Done %d times; want 0 (an uncancellable context)", asked)
+		} else if !sqlite && asked == 0 {
+			t.Error("PostgreSQL's driver never saw the caller's context; want its cancellation kept")
+		}
+	})
 }

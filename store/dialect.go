@@ -20,10 +20,14 @@ type dialect struct {
 	// statement may fail and the transaction go on, PostgreSQL needs a
 	// savepoint around it (see alone).
 	abortsOnError bool
+	// execHops: mattn's SQLite driver runs each statement given a context
+	// that can be cancelled on a goroutine of its own and waits for it, so
+	// under load every statement of a transaction queues twice for a CPU.
+	execHops bool
 }
 
 var (
-	sqlite   = &dialect{name: "sqlite", migrations: "migrations/*.sql"}
+	sqlite   = &dialect{name: "sqlite", migrations: "migrations/*.sql", execHops: true}
 	postgres = &dialect{name: "postgres", migrations: "migrations/postgres/*.sql", abortsOnError: true}
 )
 
@@ -47,6 +51,17 @@ func (db *DB) alone(ctx context.Context, tx *sql.Tx, fn func() error) error {
 	}
 	_, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT alone`)
 	return err
+}
+
+// batchContext is the context a group commit writes under. Where each
+// statement would otherwise hop goroutines (execHops) the batch is not
+// cancelled midway: a SQLite write's wait is bounded by its busy timeout,
+// and a commit once begun is worth finishing for those who wait on it.
+func (db *DB) batchContext(ctx context.Context) context.Context {
+	if db.dialect.execHops {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 // errKind is what a driver error means to examsim, whichever the database.

@@ -39,7 +39,7 @@ func TestRoomLeasesFenceTheOldOwner(t *testing.T) {
 	old := *run
 	old.Epoch = 1
 	old.QuestionIndex = 0
-	if err := cs.UpdateRunState(ctx, &old); err != nil {
+	if err := cs.UpdateRunStates(ctx, []*examsim.ClassRun{&old}); err != nil {
 		t.Fatalf("the owner's write: %v", err)
 	}
 	time.Sleep(ttl + 100*time.Millisecond) // a dies: its lease runs out
@@ -53,16 +53,19 @@ func TestRoomLeasesFenceTheOldOwner(t *testing.T) {
 
 	late := old
 	late.Phase = examsim.PhaseEnded
-	err = cs.UpdateRunState(ctx, &late)
-	if examsim.ErrorCode(err) != examsim.EUNAVAILABLE {
-		t.Fatalf("the old owner's late state write: %v, want refused as unavailable", err)
+	current := old
+	current.Epoch, current.QuestionIndex = 2, 1
+	err = cs.UpdateRunStates(ctx, []*examsim.ClassRun{&late, &current})
+	var refusedStates examsim.BatchErrors
+	if !errors.As(err, &refusedStates) || examsim.ErrorCode(refusedStates[0]) != examsim.EUNAVAILABLE || refusedStates[1] != nil {
+		t.Fatalf("a batch with the old owner's late state: %v, want only the late one refused, as unavailable", err)
 	}
 	lateAnswer := classAnswer(run, players[0])
 	lateAnswer.Epoch = 1
 	fresh := classAnswer(run, players[1])
 	fresh.Epoch = 2
 	err = cs.SaveAnswers(ctx, []*examsim.ClassAnswer{lateAnswer, fresh})
-	var refused examsim.AnswerErrors
+	var refused examsim.BatchErrors
 	if !errors.As(err, &refused) || refused[0] == nil || refused[1] != nil {
 		t.Fatalf("a batch with a late answer: %v, want only the late one refused", err)
 	}
@@ -71,8 +74,8 @@ func TestRoomLeasesFenceTheOldOwner(t *testing.T) {
 		t.Fatalf("stored answers: %v %v, want the new owner's only", stored, err)
 	}
 	got, err := cs.FindRun(ctx, run.ID)
-	if err != nil || got.Phase == examsim.PhaseEnded || got.QuestionIndex != 0 {
-		t.Fatalf("the run after a fenced write: %+v %v", got, err)
+	if err != nil || got.Phase == examsim.PhaseEnded || got.QuestionIndex != 1 {
+		t.Fatalf("the run after a fenced write: %+v %v, want the new owner's state", got, err)
 	}
 
 	if err := leases.ReleaseRooms(ctx, "b"); err != nil {
