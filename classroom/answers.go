@@ -178,7 +178,11 @@ func (r *Room) accept(a *examsim.ClassAnswer) {
 	r.mu.Lock()
 	delete(r.pending, answerKey{a.PlayerID, a.QuestionIndex})
 	r.record(a)
-	woken := r.changedLocked(r.run.Mode == examsim.ModeAssignment)
+	// Students see a live question's answers only once it closes; an
+	// answer committed after its question closed (the room's state goes
+	// before queued answers) must reach the reveal's counts and the podium.
+	closed := r.run.Phase != examsim.PhaseQuestion || r.run.QuestionIndex != a.QuestionIndex
+	woken := r.changedLocked(r.run.Mode == examsim.ModeAssignment || closed)
 	for _, st := range r.byOwner[a.PlayerID] { // the student's own screens move to "answer received"
 		st.wake()
 	}

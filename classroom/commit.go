@@ -49,7 +49,8 @@ type pendingState = pending[*examsim.ClassRun]
 type pending[T any] struct {
 	item T
 	// then, when set, runs on the committer once the item is committed,
-	// before any later write: what makes the change seen.
+	// before any later write: what makes the change seen. It must never
+	// wait for the committer (it would wait for itself).
 	then func()
 	done chan error
 }

@@ -152,3 +152,53 @@ func waitFor(t *testing.T, ok func() bool) {
 		}
 	}
 }
+
+// An answer admitted before its question closed but committed after the
+// room's Reveal (states go before queued answers) still reaches what the
+// students see: the reveal's counts.
+func TestAnswerCommittedAfterTheRevealIsShown(t *testing.T) {
+	ctx := context.Background()
+	hub, room, first := liveRoom(t)
+	w := &writeLog{ClassroomService: hub.cfg.Store}
+	hub.cfg.Store = w
+	hub.commit.store = w
+	second, _, err := room.Join(ctx, "Bo", examsim.English, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := room.Next(ctx, -1); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := hub.cfg.Bank.Question(room.run.Quiz.QuestionIDs[0])
+
+	w.mu.Lock()
+	w.hold, w.holding = make(chan struct{}), make(chan struct{})
+	release, holding := w.hold, w.holding
+	w.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, id := range []int64{first.ID, second.ID} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := room.Answer(ctx, id, 0, q.Answer, ""); err != nil {
+				t.Error(err)
+			}
+		}()
+		if id == first.ID {
+			<-holding // the first answer's batch is being written; the second queues
+		}
+	}
+	waitFor(t, func() bool { return len(hub.commit.in) == 1 })
+	revealed := make(chan error, 1)
+	go func() { revealed <- room.Reveal(ctx, 0) }()
+	waitFor(t, func() bool { return len(hub.commit.states) == 1 })
+	close(release)
+	wg.Wait()
+	if err := <-revealed; err != nil {
+		t.Fatal(err)
+	}
+	stage := room.StageSnapshot()
+	if stage.Run.Phase != examsim.PhaseReveal || stage.Answered != 2 {
+		t.Errorf("the students' stage after the reveal: phase %s, %d answered; want reveal with both answers", stage.Run.Phase, stage.Answered)
+	}
+}
