@@ -23,6 +23,14 @@ type writeLog struct {
 	seen func() string
 }
 
+// logWrites puts a writeLog between hub and its store.
+func logWrites(hub *Hub) *writeLog {
+	w := &writeLog{ClassroomService: hub.cfg.Store}
+	hub.cfg.Store = w
+	hub.commit.store = w
+	return w
+}
+
 func (w *writeLog) note(s string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -58,9 +66,7 @@ func (w *writeLog) UpdateRunStates(ctx context.Context, runs []*examsim.ClassRun
 func TestStatesGoFirstAndTogether(t *testing.T) {
 	ctx := context.Background()
 	hub, first, _ := liveRoom(t)
-	w := &writeLog{ClassroomService: hub.cfg.Store}
-	hub.cfg.Store = w
-	hub.commit.store = w
+	w := logWrites(hub)
 
 	const rooms, students = 3, 4
 	all := []*Room{first}
@@ -159,9 +165,7 @@ func waitFor(t *testing.T, ok func() bool) {
 func TestAnswerCommittedAfterTheRevealIsShown(t *testing.T) {
 	ctx := context.Background()
 	hub, room, first := liveRoom(t)
-	w := &writeLog{ClassroomService: hub.cfg.Store}
-	hub.cfg.Store = w
-	hub.commit.store = w
+	w := logWrites(hub)
 	second, _, err := room.Join(ctx, "Bo", examsim.English, 0)
 	if err != nil {
 		t.Fatal(err)
