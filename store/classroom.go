@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -336,25 +338,28 @@ func beginBatch[T any](ctx context.Context, db *DB, items []T, key func(T) (runI
 // fenceBatch locks the leases a batch is written under (key gives each
 // item's run and the epoch it was written at), for the transaction, and
 // refuses each item whose epoch is no longer its room's: underLease's
-// rule, per item, so one late write does not fail a batch.
+// rule, per item, so one late write does not fail a batch. It locks them
+// in run order, as RenewRooms does, so a batch and a heartbeat that share
+// rooms never wait for each other in a cycle.
 func fenceBatch[T any](ctx context.Context, tx *sql.Tx, items []T, key func(T) (runID, epoch int64)) (*refusals, error) {
 	refused := &refusals{n: len(items)}
+	var keys [][2]int64
+	for _, item := range items {
+		if runID, epoch := key(item); epoch != 0 {
+			keys = append(keys, [2]int64{runID, epoch})
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]int64) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	held := map[[2]int64]bool{}
+	for _, k := range slices.Compact(keys) {
+		ok, err := leaseHeld(ctx, tx, k[0], k[1])
+		if err != nil {
+			return nil, err
+		}
+		held[k] = ok
+	}
 	for i, item := range items {
-		runID, epoch := key(item)
-		if epoch == 0 {
-			continue
-		}
-		k := [2]int64{runID, epoch}
-		ok, seen := held[k]
-		if !seen {
-			var err error
-			if ok, err = leaseHeld(ctx, tx, runID, epoch); err != nil {
-				return nil, err
-			}
-			held[k] = ok
-		}
-		if !ok {
+		if runID, epoch := key(item); epoch != 0 && !held[[2]int64{runID, epoch}] {
 			refused.refuse(i, fencedError(runID, epoch))
 		}
 	}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -95,4 +97,16 @@ func (db *DB) Tables(tb testing.TB) []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// BeginSQL opens a transaction of its own, for tests that hold a row lock
+// while the code under test runs; it is rolled back when the test ends.
+func (db *DB) BeginSQL(tb testing.TB) *sql.Tx {
+	tb.Helper()
+	tx, err := db.db.BeginTx(context.Background(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = tx.Rollback() })
+	return tx
 }

@@ -48,8 +48,12 @@ func (s *RoomLeaseService) ClaimRoom(ctx context.Context, runID int64, instance,
 // RenewRooms extends instance's unexpired leases; an expired one may have
 // been taken already, and is not the caller's to extend.
 func (s *RoomLeaseService) RenewRooms(ctx context.Context, instance string, ttl time.Duration) ([]int64, error) {
+	// The rows are locked in run order, as the batch writers lock them
+	// (fenceBatch): a plain UPDATE locks in scan order, and a heartbeat and
+	// a batch sharing two rooms could then each wait for the other.
 	rows, err := s.db.db.QueryContext(ctx, `UPDATE room_leases SET expires_at = clock_timestamp() + ? * interval '1 millisecond'
-		WHERE instance = ? AND expires_at >= clock_timestamp() RETURNING run_id`, ttl.Milliseconds(), instance)
+		WHERE run_id IN (SELECT run_id FROM room_leases WHERE instance = ? AND expires_at >= clock_timestamp()
+			ORDER BY run_id FOR NO KEY UPDATE) RETURNING run_id`, ttl.Milliseconds(), instance)
 	if err != nil {
 		return nil, dbError(err)
 	}

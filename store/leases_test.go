@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -86,5 +88,69 @@ func TestRoomLeasesFenceTheOldOwner(t *testing.T) {
 	}
 	if store.NewRoomLeaseService(MustOpenDB(t)) != nil {
 		t.Error("SQLite has a lease service; one process owns its rooms")
+	}
+}
+
+// A batch of rooms' writes and the heartbeat lock the rooms' leases in run
+// order, so the two never wait for each other in a cycle (PostgreSQL would
+// abort one: a batch of states or answers failed, or a lost heartbeat).
+// With the lower room's lease held elsewhere, each must wait there before
+// it has locked the higher one: the higher stays free to lock at once.
+func TestRoomWritesLockLeasesInRunOrder(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenPostgres(t)
+	leases := store.NewRoomLeaseService(db)
+	ls, cs := store.NewLearnerService(db), store.NewClassroomService(db)
+	_, low, lowPlayers := hostedRoom(t, ls, cs, "order_low", 1)
+	_, high, highPlayers := hostedRoom(t, ls, cs, "order_high", 1)
+	for _, run := range []*examsim.ClassRun{high, low} { // the higher row first, where a scan finds it first
+		if l, err := leases.ClaimRoom(ctx, run.ID, "a", "http://a", time.Minute); err != nil || l.Epoch != 1 {
+			t.Fatalf("claim: %+v %v", l, err)
+		}
+		run.Epoch = 1
+	}
+	highAnswer, lowAnswer := classAnswer(high, highPlayers[0]), classAnswer(low, lowPlayers[0])
+	highAnswer.Epoch, lowAnswer.Epoch = 1, 1
+	writes := map[string]func() error{
+		"UpdateRunStates": func() error { return cs.UpdateRunStates(ctx, []*examsim.ClassRun{high, low}) },
+		"SaveAnswers":     func() error { return cs.SaveAnswers(ctx, []*examsim.ClassAnswer{highAnswer, lowAnswer}) },
+		"RenewRooms": func() error {
+			ids, err := leases.RenewRooms(ctx, "a", time.Minute)
+			if err == nil && len(ids) != 2 {
+				err = fmt.Errorf("renewed %v, want both rooms", ids)
+			}
+			return err
+		},
+	}
+	for name, write := range writes {
+		t.Run(name, func(t *testing.T) {
+			blocker := db.BeginSQL(t)
+			if _, err := blocker.Exec(`SELECT 1 FROM room_leases WHERE run_id = ? FOR UPDATE`, low.ID); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- write() }()
+			for waiting := 0; waiting == 0; time.Sleep(5 * time.Millisecond) {
+				n, err := strconv.Atoi(db.QueryString(t, `SELECT count(*)::text FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				waiting = n
+				select {
+				case err := <-done:
+					t.Fatalf("%s finished with the lower room's lease held elsewhere: %v", name, err)
+				default:
+				}
+			}
+			probe := db.BeginSQL(t)
+			if _, err := probe.Exec(`SELECT 1 FROM room_leases WHERE run_id = ? FOR UPDATE NOWAIT`, high.ID); err != nil {
+				t.Errorf("%s locked the higher room's lease before the lower one's: %v", name, err)
+			}
+			_ = probe.Rollback()
+			_ = blocker.Rollback()
+			if err := <-done; err != nil {
+				t.Errorf("%s once the lease was let go: %v", name, err)
+			}
+		})
 	}
 }
