@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -44,10 +45,14 @@ type Room struct {
 	// autoReveal reveals a live question once every connected student has
 	// answered it. The host turns it on for this run; it is not stored.
 	autoReveal bool
-	version    uint64    // bumps when what students see changes
-	live       uint64    // bumps on anything the host sees
-	snap       *Snapshot // as of live
-	vsnap      *Snapshot // as of version
+	version    uint64 // bumps when what students see changes
+	// versionAt is when the change behind version reached the room, for
+	// timing its way to the phones; changeFrom, when set, is when a
+	// transition's change began, before it was stored.
+	versionAt, changeFrom time.Time
+	live                  uint64    // bumps on anything the host sees
+	snap                  *Snapshot // as of live
+	vsnap                 *Snapshot // as of version
 	// stage is vsnap, published for StageSnapshot to read without the lock.
 	stage atomic.Pointer[Snapshot]
 }
@@ -142,6 +147,7 @@ func (r *Room) changedLocked(students bool) []*Stream {
 		return nil
 	}
 	r.version++
+	r.versionAt, r.changeFrom = cmp.Or(r.changeFrom, time.Now()), time.Time{}
 	r.stageLocked() // built once here, before the wake-ups, not by the first of a thousand woken streams
 	woken := make([]*Stream, 0, len(r.streams))
 	for s := range r.streams {
@@ -278,6 +284,7 @@ func (r *Room) Kick(ctx context.Context, playerID int64) error {
 // goroutine, applies it: applied runs under the lock and the streams are
 // woken. ctl keeps transitions in order, one at a time.
 func (r *Room) transition(ctx context.Context, students bool, change func(ns *examsim.ClassRun) (bool, error), applied func()) error {
+	began := time.Now()
 	r.ctl.Lock()
 	defer r.ctl.Unlock()
 	r.mu.Lock()
@@ -292,6 +299,9 @@ func (r *Room) transition(ctx context.Context, students bool, change func(ns *ex
 		r.run = ns
 		if applied != nil {
 			applied()
+		}
+		if students {
+			r.changeFrom = began
 		}
 		woken := r.changedLocked(students)
 		r.mu.Unlock()

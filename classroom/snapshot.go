@@ -31,7 +31,10 @@ type PlayerInfo struct {
 // Snapshot is the room at one moment, for rendering. It is never changed
 // once made, so any number of streams may read it at once.
 type Snapshot struct {
-	Version   uint64 // what students see; equal versions render alike
+	Version uint64 // what students see; equal versions render alike
+	// ChangedAt is when the change behind Version reached the room (a
+	// host's control: when it began, before it was stored).
+	ChangedAt time.Time
 	Live      uint64
 	Run       examsim.ClassRun
 	Questions []*questions.Question
@@ -97,7 +100,7 @@ func (r *Room) buildLocked() *Snapshot {
 	// Sized up front: a Next builds this for the whole room before any phone
 	// is woken, and growing the roster and the ranks step by step was a third
 	// of its time at 2,000 players.
-	s := &Snapshot{Version: r.version, Live: r.live, Run: r.run, Questions: r.qs, Counts: map[string]int{}, AutoReveal: r.autoReveal,
+	s := &Snapshot{Version: r.version, ChangedAt: r.versionAt, Live: r.live, Run: r.run, Questions: r.qs, Counts: map[string]int{}, AutoReveal: r.autoReveal,
 		Log: slices.Clone(r.log), rank: make(map[int64]int, len(r.order)), Players: make([]PlayerInfo, 0, len(r.order))}
 	idx := r.run.QuestionIndex
 	live := r.run.Mode == examsim.ModeLive && idx >= 0 && idx < len(r.qs)

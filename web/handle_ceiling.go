@@ -35,8 +35,9 @@ var ceilingEvent = sse.Event("ceiling", bytes.Repeat([]byte("x"), 4096))
 // next (set before done closes) is the round after it. A stream walks the
 // chain, so it misses no round and takes no lock to wait for one.
 type fanoutRound struct {
-	done chan struct{}
-	next *fanoutRound
+	done  chan struct{}
+	next  *fanoutRound
+	fired time.Time // set before done closes
 }
 
 // fanoutCeiling is the benchmark-only stream set behind /_ceiling/events:
@@ -61,6 +62,7 @@ func (f *fanoutCeiling) fire() int64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	round := f.cur.Load()
+	round.fired = time.Now()
 	round.next = &fanoutRound{done: make(chan struct{})}
 	f.cur.Store(round.next)
 	close(round.done)
@@ -83,10 +85,12 @@ func (s *Server) handleCeilingEvents(c echo.Context) error {
 	for {
 		select {
 		case <-round.done:
+			fired := round.fired
 			round = round.next
 			if out.Send(ceilingEvent) != nil {
 				return nil
 			}
+			s.metrics.CeilingSeconds.Observe(time.Since(fired).Seconds())
 		case <-tick.C:
 			if out.Ping() != nil {
 				return nil

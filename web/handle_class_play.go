@@ -165,6 +165,9 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		chunks := append(batch[:0], clockEvent(now))
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
 		stage := stageKey{version: snap.Version, variant: v.Variant, index: v.Index, lang: page.Lang, order: strings.Join(v.Order, "")}
+		// A new question to a phone that was already here: timed for
+		// FanoutSeconds once it is written.
+		newQuestion := v.Variant == classview.StageQuestion && sentStage != (stageKey{}) && stage.index != sentStage.index
 		if stage != sentStage {
 			// Rendered once per language; each student's order of the
 			// answer tiles is put together from its pieces.
@@ -188,6 +191,9 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		}
 		if out.Send(chunks...) != nil {
 			return nil
+		}
+		if newQuestion && !snap.ChangedAt.IsZero() {
+			s.metrics.FanoutSeconds.Observe(time.Since(snap.ChangedAt).Seconds())
 		}
 	}
 }

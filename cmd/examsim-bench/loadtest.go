@@ -70,7 +70,12 @@ type loadResult struct {
 	// ServerP99Submit is the p99 of the server's own answer histogram over
 	// the run (a bucket's upper bound); -1 when /metrics could not be read.
 	ServerP99Submit time.Duration
-	RSSMB           float64 // peak server RSS; -1 when /metrics could not be read
+	// ServerP99Fanout and ServerCeilingP99 are the p99s of the server's own
+	// fan-out histograms (a question from the host's control to each phone's
+	// write; the ceiling's from its request to each write): the fan-out
+	// without what the readers add. -1 when /metrics could not be read.
+	ServerP99Fanout, ServerCeilingP99 time.Duration
+	RSSMB                             float64 // peak server RSS; -1 when /metrics could not be read
 	// CeilingBefore and CeilingAfter are the fan-out ceiling's p99 before
 	// and after the room played; zero when not measured.
 	CeilingBefore, CeilingAfter time.Duration
@@ -118,6 +123,10 @@ func (r loadResult) String() string {
 	}
 	if r.CeilingBefore > 0 {
 		line += fmt.Sprintf(" ceiling_p99_fanout_ms=%s/%s fanout_ratio=%.2f", ms(r.CeilingBefore), ms(r.CeilingAfter), r.FanoutRatio())
+		if r.ServerP99Fanout > 0 && r.ServerCeilingP99 > 0 {
+			line += fmt.Sprintf(" server_p99_fanout_ms=%s server_ceiling_p99_fanout_ms=%s server_fanout_ratio=%.2f",
+				ms(r.ServerP99Fanout), ms(r.ServerCeilingP99), float64(r.ServerP99Fanout)/float64(r.ServerCeilingP99))
+		}
 	}
 	return line
 }
@@ -184,7 +193,6 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 var (
 	rssLine       = regexp.MustCompile(`(?m)^process_resident_memory_bytes ([0-9.e+]+)$`)
-	answerBucket  = regexp.MustCompile(`(?m)^examsim_classroom_answer_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)$`)
 	loadExplained = map[string][]string{
 		"en": {"The tool should return isError with a category and isRetryable so the agent knows whether to retry.",
 			"A valid empty result is not an access failure, so retrying will not help.",
@@ -301,7 +309,13 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	}
 
 	rssErr := lr.watchPeakRSS(ctx)
-	beforeHist, histErr := lr.readAnswerHistogram(ctx)
+	before := map[string][]histBucket{}
+	var histErr error
+	for _, name := range serverHistograms {
+		if before[name], histErr = lr.readHistogram(ctx, name); histErr != nil {
+			break
+		}
+	}
 	qids, err := lr.loginHost(ctx)
 	if err != nil {
 		return loadResult{}, err
@@ -350,7 +364,9 @@ func loadTest(ctx context.Context, cfg loadConfig) (loadResult, error) {
 	}
 	res.P50Submit, res.P99Submit = percentile(lr.stats.submit, 50), percentile(lr.stats.submit, 99)
 	res.P99Fanout = percentile(lr.stats.fanout, 99)
-	res.ServerP99Submit = lr.serverP99Submit(ctx, beforeHist, histErr)
+	res.ServerP99Submit = lr.serverP99(ctx, answerHistogram, before, histErr)
+	res.ServerP99Fanout = lr.serverP99(ctx, fanoutHistogram, before, histErr)
+	res.ServerCeilingP99 = lr.serverP99(ctx, ceilingHistogram, before, histErr)
 	cancel()
 	res.RSSMB = lr.peakRSSMB(rssErr)
 	if res.Acked < res.Answers {
@@ -782,14 +798,23 @@ func (lr *loadRun) exportedAnswers(ctx context.Context, rr *roomRun) (map[[2]str
 	return have, nil
 }
 
-// serverP99Submit is the p99 of the server's answer histogram since
-// before; -1 when either read failed.
-func (lr *loadRun) serverP99Submit(ctx context.Context, before []histBucket, beforeErr error) time.Duration {
-	after, err := lr.readAnswerHistogram(ctx)
+// The server's histograms a load run reads (web/internal/metrics).
+const (
+	answerHistogram  = "examsim_classroom_answer_seconds"
+	fanoutHistogram  = "examsim_classroom_fanout_seconds"
+	ceilingHistogram = "examsim_ceiling_fanout_seconds"
+)
+
+var serverHistograms = []string{answerHistogram, fanoutHistogram, ceilingHistogram}
+
+// serverP99 is the p99 of the server's histogram name since before; -1
+// when either read failed.
+func (lr *loadRun) serverP99(ctx context.Context, name string, before map[string][]histBucket, beforeErr error) time.Duration {
+	after, err := lr.readHistogram(ctx, name)
 	if err == nil && beforeErr == nil {
-		return histogramQuantile(before, after, 0.99)
+		return histogramQuantile(before[name], after, 0.99)
 	}
-	lr.logf("the server's answer histogram could not be read: %v %v", beforeErr, err)
+	lr.logf("the server's histogram %s could not be read: %v %v", name, beforeErr, err)
 	return -1
 }
 
@@ -886,17 +911,17 @@ type histBucket struct {
 	count float64
 }
 
-// readAnswerHistogram reads the instances' answer-time histograms, added
-// bucket by bucket (every instance has the same buckets): an answer is
-// timed on the instance that took it.
-func (lr *loadRun) readAnswerHistogram(ctx context.Context) ([]histBucket, error) {
+// readHistogram reads the instances' histograms of that name, added bucket
+// by bucket (every instance has the same buckets): an answer or a stream's
+// write is timed on the instance that served it.
+func (lr *loadRun) readHistogram(ctx context.Context, name string) ([]histBucket, error) {
 	var sum []histBucket
 	for _, base := range lr.each {
 		b, err := readMetrics(ctx, base, lr.tr)
 		if err != nil {
 			return nil, err
 		}
-		h, err := parseHistogram(b)
+		h, err := parseHistogram(b, name)
 		if err != nil {
 			return nil, err
 		}
@@ -905,7 +930,7 @@ func (lr *loadRun) readAnswerHistogram(ctx context.Context) ([]histBucket, error
 			continue
 		}
 		if len(h) != len(sum) {
-			return nil, fmt.Errorf("%s/metrics: %d answer-time buckets, another instance %d", base, len(h), len(sum))
+			return nil, fmt.Errorf("%s/metrics: %d %s buckets, another instance %d", base, len(h), name, len(sum))
 		}
 		for i := range sum {
 			sum[i].count += h[i].count
@@ -914,9 +939,10 @@ func (lr *loadRun) readAnswerHistogram(ctx context.Context) ([]histBucket, error
 	return sum, nil
 }
 
-func parseHistogram(b []byte) ([]histBucket, error) {
+func parseHistogram(b []byte, name string) ([]histBucket, error) {
+	bucket := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `_bucket\{le="([^"]+)"\} ([0-9.e+]+)$`)
 	var out []histBucket
-	for _, m := range answerBucket.FindAllSubmatch(b, -1) {
+	for _, m := range bucket.FindAllSubmatch(b, -1) {
 		le, err1 := strconv.ParseFloat(string(m[1]), 64) // ParseFloat reads "+Inf"
 		n, err2 := strconv.ParseFloat(string(m[2]), 64)
 		if err1 != nil || err2 != nil {
@@ -925,14 +951,15 @@ func parseHistogram(b []byte) ([]histBucket, error) {
 		out = append(out, histBucket{le, n})
 	}
 	if len(out) == 0 {
-		return nil, errors.New("/metrics has no examsim_classroom_answer_seconds histogram")
+		return nil, fmt.Errorf("/metrics has no %s histogram", name)
 	}
 	return out, nil
 }
 
-// histogramQuantile returns the q-quantile of the answers counted between
-// two readings of a histogram, as the upper bound of the bucket it falls
-// in (so it errs high by at most one bucket's width, 25%).
+// histogramQuantile returns the q-quantile of what was counted between two
+// readings of a histogram, as the upper bound of the bucket it falls in (so
+// it errs high by at most one bucket's width: 25% for answers, 10% for
+// fan-out).
 func histogramQuantile(before, after []histBucket, q float64) time.Duration {
 	if len(before) != len(after) || len(after) == 0 {
 		return -1

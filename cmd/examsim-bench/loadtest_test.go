@@ -46,10 +46,14 @@ func TestLoadtestSmall(t *testing.T) {
 	if res.ServerP99Submit <= 0 {
 		t.Errorf("the server's answer histogram was not read from /metrics: %s", res)
 	}
+	if res.ServerP99Fanout <= 0 || res.ServerCeilingP99 <= 0 {
+		t.Errorf("the server's fan-out histograms (room and ceiling) were not read from /metrics: %s", res)
+	}
 	if res.RSSMB <= 0 {
 		t.Errorf("the server's memory was not read from /metrics: %s", res)
 	}
-	for _, field := range []string{"instances=", "students=", "answers=", "answers_per_s=", "load_avg=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb=", "ceiling_p99_fanout_ms=", "fanout_ratio="} {
+	for _, field := range []string{"instances=", "students=", "answers=", "answers_per_s=", "load_avg=", "acked=", "lost=", "p50_submit_ms=", "p99_submit_ms=", "server_p99_submit_ms=", "p99_fanout_ms=", "rss_mb=", "ceiling_p99_fanout_ms=", "fanout_ratio=",
+		"server_p99_fanout_ms=", "server_ceiling_p99_fanout_ms=", "server_fanout_ratio="} {
 		if !strings.Contains(res.String(), field) {
 			t.Errorf("the summary line lacks %s: %s", field, res)
 		}
@@ -149,11 +153,11 @@ examsim_classroom_answer_seconds_bucket{le="0.01"} 108
 examsim_classroom_answer_seconds_bucket{le="0.1"} 110
 examsim_classroom_answer_seconds_bucket{le="+Inf"} 110
 `
-	b, err := parseHistogram([]byte(before))
+	b, err := parseHistogram([]byte(before), answerHistogram)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := parseHistogram([]byte(after))
+	a, err := parseHistogram([]byte(after), answerHistogram)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +167,7 @@ examsim_classroom_answer_seconds_bucket{le="+Inf"} 110
 	if got := histogramQuantile(b, a, 0.5); got != 10*time.Millisecond {
 		t.Errorf("p50 = %v, want 10ms", got)
 	}
-	if _, err := parseHistogram([]byte("other_metric 1\n")); err == nil {
+	if _, err := parseHistogram([]byte("other_metric 1\n"), answerHistogram); err == nil {
 		t.Error("a page without the histogram parsed")
 	}
 }

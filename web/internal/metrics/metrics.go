@@ -22,6 +22,12 @@ type Instruments struct {
 	AnswerSeconds prometheus.Histogram
 	// Forwarded counts requests sent on to the instance owning their room.
 	Forwarded prometheus.Counter
+	// FanoutSeconds times a new question from the host's control reaching
+	// its room to each connected phone's write of it; CeilingSeconds times
+	// the benchmark ceiling's fan-out (--bench-ceiling) from its request to
+	// each stream's write. Server-side both, so a load test can tell the
+	// server's fan-out from what its own readers add.
+	FanoutSeconds, CeilingSeconds prometheus.Histogram
 }
 
 // New registers the process, Go and classroom metrics; hub may be nil.
@@ -33,7 +39,15 @@ func New(hub *classroom.Hub) *Instruments {
 		Buckets: prometheus.ExponentialBuckets(0.001, 1.25, 40)})} // 1 ms to about 6 s
 	m.Forwarded = prometheus.NewCounter(prometheus.CounterOpts{Namespace: "examsim", Subsystem: "classroom",
 		Name: "forwarded_total", Help: "Requests forwarded to the instance owning their room (many instances on one database)."})
-	reg.MustRegister(m.AnswerSeconds, m.Forwarded)
+	// Steps of 10%, 1 ms to about 2 s: a ratio of two p99s is read to 10%.
+	fanoutBuckets := prometheus.ExponentialBuckets(0.001, 1.1, 80)
+	m.FanoutSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "classroom",
+		Name: "fanout_seconds", Help: "Time from a host's control reaching its room to each connected phone's write of the new question.",
+		Buckets: fanoutBuckets})
+	m.CeilingSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "examsim", Subsystem: "ceiling",
+		Name: "fanout_seconds", Help: "Time from a benchmark ceiling fan-out's request to each stream's write of it (--bench-ceiling only).",
+		Buckets: fanoutBuckets})
+	reg.MustRegister(m.AnswerSeconds, m.Forwarded, m.FanoutSeconds, m.CeilingSeconds)
 	if hub != nil {
 		gauge := func(name, help string, f func(classroom.Stats) float64) {
 			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "examsim", Subsystem: "classroom",
