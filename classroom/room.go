@@ -2,7 +2,6 @@ package classroom
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -47,12 +46,11 @@ type Room struct {
 	autoReveal bool
 	version    uint64 // bumps when what students see changes
 	// versionAt is when the change behind version reached the room, for
-	// timing its way to the phones; changeFrom, when set, is when a
-	// transition's change began, before it was stored.
-	versionAt, changeFrom time.Time
-	live                  uint64    // bumps on anything the host sees
-	snap                  *Snapshot // as of live
-	vsnap                 *Snapshot // as of version
+	// timing its way to the phones.
+	versionAt time.Time
+	live      uint64    // bumps on anything the host sees
+	snap      *Snapshot // as of live
+	vsnap     *Snapshot // as of version
 	// stage is vsnap, published for StageSnapshot to read without the lock.
 	stage atomic.Pointer[Snapshot]
 }
@@ -139,6 +137,12 @@ func (r *Room) closedAt() time.Time {
 // woken under it, a thousand streams would each run only to wait for mu
 // (Room.Player) and then queue again behind all the others.
 func (r *Room) changedLocked(students bool) []*Stream {
+	return r.changedSinceLocked(students, time.Now())
+}
+
+// changedSinceLocked is changedLocked for a change that reached the room
+// at began (a transition's, before it was stored).
+func (r *Room) changedSinceLocked(students bool, began time.Time) []*Stream {
 	r.live++
 	if !students { // most changes (an answer, a join) wake only the host's screens
 		for _, s := range r.byOwner[0] {
@@ -147,7 +151,7 @@ func (r *Room) changedLocked(students bool) []*Stream {
 		return nil
 	}
 	r.version++
-	r.versionAt, r.changeFrom = cmp.Or(r.changeFrom, time.Now()), time.Time{}
+	r.versionAt = began
 	r.stageLocked() // built once here, before the wake-ups, not by the first of a thousand woken streams
 	woken := make([]*Stream, 0, len(r.streams))
 	for s := range r.streams {
@@ -300,10 +304,7 @@ func (r *Room) transition(ctx context.Context, students bool, change func(ns *ex
 		if applied != nil {
 			applied()
 		}
-		if students {
-			r.changeFrom = began
-		}
-		woken := r.changedLocked(students)
+		woken := r.changedSinceLocked(students, began)
 		r.mu.Unlock()
 		wakeAll(woken)
 	})

@@ -164,15 +164,15 @@ func (s *Server) handlePlayEvents(c echo.Context) error {
 		var batch [12][]byte
 		chunks := append(batch[:0], clockEvent(now))
 		page.Lang = me.Player.Lang // the student may switch language mid-quiz
-		stage := stageKey{version: snap.Version, variant: v.Variant, index: v.Index, lang: page.Lang, order: strings.Join(v.Order, "")}
+		shared := v.stageKey(page.Lang)
+		stage := shared
+		stage.order = strings.Join(v.Order, "")
 		// A new question to a phone that was already here: timed for
 		// FanoutSeconds once it is written.
 		newQuestion := v.Variant == classview.StageQuestion && sentStage != (stageKey{}) && stage.index != sentStage.index
 		if stage != sentStage {
 			// Rendered once per language; each student's order of the
 			// answer tiles is put together from its pieces.
-			shared := stage
-			shared.order = ""
 			frag, err := s.sharedFragment(ctx, page, room.ID, fragmentKey{event: "stage", stage: shared}, v, renderStage)
 			if err == nil && !frag.fits(v.Order) { // not split around its tiles: rendered in this order
 				frag, err = s.sharedFragment(ctx, page, room.ID, fragmentKey{event: "stage", stage: stage}, v, renderStageInOrder)
@@ -206,6 +206,12 @@ type stageKey struct {
 	index   int
 	lang    examsim.Lang
 	order   string // the student's option order, joined
+}
+
+// stageKey is the stage v shows in lang, shared by every student whatever
+// their order of the answer tiles.
+func (v playView) stageKey(lang examsim.Lang) stageKey {
+	return stageKey{version: v.Snap.Version, variant: v.Variant, index: v.Index, lang: lang}
 }
 
 // youKey is the student's own line a stream last sent: the stage it goes
@@ -256,8 +262,7 @@ func (s *Server) youEvent(ctx context.Context, page *Page, roomID int64, v playV
 		own, err := renderYou(ctx, page, v)
 		return append(chunks, own), err
 	}
-	stage := stageKey{version: v.Snap.Version, variant: v.Variant, index: v.Index, lang: page.Lang}
-	key := fragmentKey{event: "you", stage: stage, points: v.Me.Points, answer: ownAnswerOf(v)}
+	key := fragmentKey{event: "you", stage: v.stageKey(page.Lang), points: v.Me.Points, answer: ownAnswerOf(v)}
 	if key.rank = v.shownRank(); key.rank > 0 {
 		key.ranked = len(v.Snap.Ranking)
 	}
@@ -283,7 +288,7 @@ func (s *Server) sharedFragment(ctx context.Context, page *Page, roomID int64, k
 	if e, ok := s.class.cached(roomID, key.stage.version, key); ok {
 		return e, nil
 	}
-	return s.class.fragment(roomID, key.stage.version, key, func() (*sharedEvent, error) { return render(ctx, page, v) })
+	return s.class.renderAndKeep(roomID, key.stage.version, key, func() (*sharedEvent, error) { return render(ctx, page, v) })
 }
 
 // sharedEvent is a cached event in pieces, for Send to join: a question's
@@ -487,6 +492,11 @@ func (cs *classState) fragment(room int64, version uint64, key fragmentKey, rend
 	if e, ok := cs.cached(room, version, key); ok {
 		return e, nil
 	}
+	return cs.renderAndKeep(room, version, key, render)
+}
+
+// renderAndKeep renders a fragment the cache missed and keeps it.
+func (cs *classState) renderAndKeep(room int64, version uint64, key fragmentKey, render func() (*sharedEvent, error)) (*sharedEvent, error) {
 	e, err := render()
 	if err != nil { // not kept: the next stream tries again
 		return nil, err
