@@ -138,6 +138,7 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 		return nil, err
 	}
 	r.pending[key] = true
+	r.publishLocked(p)
 	return ad, nil
 }
 
@@ -194,5 +195,8 @@ func (r *Room) accept(a *examsim.ClassAnswer) {
 func (r *Room) unpend(k answerKey) {
 	r.mu.Lock()
 	delete(r.pending, k)
+	if p := r.players[k.player]; p != nil {
+		r.publishLocked(p)
+	}
 	r.mu.Unlock()
 }

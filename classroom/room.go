@@ -23,13 +23,15 @@ type Room struct {
 	claimed time.Time
 
 	ctl sync.Mutex // orders state changes; held while one is stored, with mu free
-	// mu guards the room's state. Only Player reads under RLock: the
-	// thousands of streams a Next wakes read their own line at once, and
-	// must not queue behind each other for it.
-	mu       sync.RWMutex
-	run      examsim.ClassRun
-	qs       []*questions.Question
-	players  map[int64]*player
+	// mu guards the room's state. Player takes no lock at all: it reads
+	// views published by every change to them (publishLocked).
+	mu      sync.RWMutex
+	run     examsim.ClassRun
+	qs      []*questions.Question
+	players map[int64]*player
+	// byID is players again, for Player to find one without the lock;
+	// a player is in it only once their view is published.
+	byID     sync.Map
 	order    []*player // join order
 	byHash   map[string]*player
 	nickKeys map[string]bool
@@ -66,6 +68,9 @@ type player struct {
 	conns      int
 	seen       bool
 	reconnects int
+	// view is what Player returns, published under the lock by each change
+	// to it; never nil once the player is in byID.
+	view atomic.Pointer[PlayerView]
 }
 
 func newRoom(h *Hub, run *examsim.ClassRun, qs []*questions.Question) *Room {
@@ -88,6 +93,8 @@ func newRoom(h *Hub, run *examsim.ClassRun, qs []*questions.Question) *Room {
 func (r *Room) addPlayer(p *examsim.Player) *player {
 	pl := &player{Player: *p}
 	r.players[p.ID] = pl
+	r.publishLocked(pl)
+	r.byID.Store(p.ID, pl)
 	r.order = append(r.order, pl)
 	r.nickKeys[nicknameKey(p.Nickname)] = true
 	if !p.Kicked {
@@ -100,13 +107,16 @@ func (r *Room) record(a *examsim.ClassAnswer) {
 	if a.QuestionIndex < 0 || a.QuestionIndex >= len(r.qs) {
 		return
 	}
-	if _, dup := r.answers[a.QuestionIndex][a.PlayerID]; dup {
-		return
+	p := r.players[a.PlayerID]
+	if _, dup := r.answers[a.QuestionIndex][a.PlayerID]; !dup {
+		r.answers[a.QuestionIndex][a.PlayerID] = a
+		r.counts[a.QuestionIndex][a.Choice]++
+		if p != nil {
+			p.points += a.Points
+		}
 	}
-	r.answers[a.QuestionIndex][a.PlayerID] = a
-	r.counts[a.QuestionIndex][a.Choice]++
-	if p := r.players[a.PlayerID]; p != nil {
-		p.points += a.Points
+	if p != nil { // a duplicate changes nothing, but the caller may have cleared its pending mark
+		r.publishLocked(p)
 	}
 }
 
@@ -273,6 +283,7 @@ func (r *Room) Kick(ctx context.Context, playerID int64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p.Kicked = true
+	r.publishLocked(p)
 	delete(r.byHash, string(p.RejoinHash))
 	for _, s := range r.byOwner[playerID] {
 		s.end(Kicked)
@@ -304,6 +315,7 @@ func (r *Room) transition(ctx context.Context, students bool, change func(ns *ex
 		if applied != nil {
 			applied()
 		}
+		r.reshowPointsLocked()
 		woken := r.changedSinceLocked(students, began)
 		r.mu.Unlock()
 		wakeAll(woken)
@@ -332,6 +344,7 @@ func (r *Room) SetLang(ctx context.Context, playerID int64, lang examsim.Lang) e
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p.Lang = lang
+	r.publishLocked(p)
 	for _, s := range r.byOwner[playerID] {
 		s.wake()
 	}

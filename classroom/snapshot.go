@@ -168,24 +168,49 @@ func (v PlayerView) Answer(index int) *examsim.ClassAnswer {
 	return v.Answers[index]
 }
 
-// Player returns a student's own view, or false when they are not in the room.
-// Every woken stream calls it, so it allocates nothing for a student with
-// no answer yet, and one slice otherwise.
+// Player returns a student's own view, or false when they are not in the
+// room. Every stream a Next wakes calls it at once, so it takes no lock: a
+// reader parked behind an answer being applied would run again only after
+// all the thousands woken with it.
 func (r *Room) Player(playerID int64) (PlayerView, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	p := r.players[playerID]
-	if p == nil || p.Kicked {
+	p, ok := r.byID.Load(playerID)
+	if !ok {
 		return PlayerView{}, false
 	}
-	v := PlayerView{Player: p.Player, Points: r.shownPointsLocked(p), Next: r.nextLocked(playerID)}
+	v := p.(*player).view.Load()
+	if v.Player.Kicked {
+		return PlayerView{}, false
+	}
+	return *v, true
+}
+
+// publishLocked publishes p's view as it is now; each change to what
+// viewLocked reads calls it, or reshowPointsLocked for the run's state.
+func (r *Room) publishLocked(p *player) {
+	p.view.Store(r.viewLocked(p))
+}
+
+// viewLocked is p's own view, one slice for their answers when they have any.
+func (r *Room) viewLocked(p *player) *PlayerView {
+	v := &PlayerView{Player: p.Player, Points: r.shownPointsLocked(p), Next: r.nextLocked(p.ID)}
 	for i := range r.qs {
-		if a, ok := r.answers[i][playerID]; ok {
+		if a, ok := r.answers[i][p.ID]; ok {
 			if v.Answers == nil {
 				v.Answers = make([]*examsim.ClassAnswer, len(r.qs))
 			}
 			v.Answers[i] = a
 		}
 	}
-	return v, true
+	return v
+}
+
+// reshowPointsLocked republishes the views whose shown points the run's
+// new state changes (a reveal shows the question's points); nothing else
+// in a view depends on the run's state.
+func (r *Room) reshowPointsLocked() {
+	for _, p := range r.order {
+		if p.view.Load().Points != r.shownPointsLocked(p) {
+			r.publishLocked(p)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/examsim/examsim"
 	"github.com/examsim/examsim/questions"
 	"github.com/examsim/examsim/store"
+	"github.com/google/go-cmp/cmp"
 )
 
 // liveRoom opens a hub on a fresh database with a live two-question room
@@ -50,11 +52,11 @@ func liveRoom(t *testing.T) (*Hub, *Room, *examsim.Player) {
 }
 
 // A Next wakes every student's stream at once. Each reads the new stage and
-// its own line; neither may wait for the room's lock behind the others, or
-// a thousand streams are served one by one. So: with a writer holding the
-// lock, StageSnapshot still answers with the new stage, and with a reader
-// holding it, Player still answers; and they are woken only once the lock
-// is let go.
+// its own line; neither may wait for the room's lock, or a stream parked
+// behind a writer runs again only after the thousands woken with it. So:
+// with a writer holding the lock, StageSnapshot still answers with the new
+// stage and Player with the student's line; and the streams are woken only
+// once the lock is let go.
 func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
 	ctx := context.Background()
 	_, room, p := liveRoom(t)
@@ -81,13 +83,15 @@ func TestStreamsReadTheStageWithoutQueueing(t *testing.T) {
 		t.Errorf("after Next the stage is version %d (was %d) with question %v; want the first question's new stage", stage.Version, before.Version, stage.Question)
 	}
 
-	room.mu.RLock()
+	// Nor Player, even behind a writer: an answer being applied holds the
+	// lock while the streams of a Next read their own lines.
+	room.mu.Lock()
 	within("Player", func() {
 		if _, ok := room.Player(p.ID); !ok {
 			t.Error("the joined student is not in the room")
 		}
 	})
-	room.mu.RUnlock()
+	room.mu.Unlock()
 
 	// A change students see wakes their streams once the lock is let go:
 	// woken under it, each would run only to wait for it.
@@ -136,4 +140,99 @@ func TestReloadedRoomVersionsAreNew(t *testing.T) {
 	if after := again.StageSnapshot().Version; after <= before {
 		t.Errorf("the reloaded room is at version %d, not past its earlier load's %d", after, before)
 	}
+}
+
+// TestPlayerViewFollowsEveryChange: Player reads views published by each
+// change rather than the room itself, so after every kind of change each
+// student's view must be what the room holds. A change that forgets to
+// publish fails here.
+func TestPlayerViewFollowsEveryChange(t *testing.T) {
+	ctx := context.Background()
+	hub, room, ana := liveRoom(t)
+	ben, _, err := room.Join(ctx, "Ben", examsim.Polish, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cy, _, err := room.Join(ctx, "Cy", examsim.Thai, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		for _, id := range []int64{ana.ID, ben.ID, cy.ID} {
+			room.mu.RLock()
+			p := room.players[id]
+			want, wantOK := *room.viewLocked(p), !p.Kicked
+			room.mu.RUnlock()
+			if !wantOK {
+				want = PlayerView{}
+			}
+			got, ok := room.Player(id)
+			if ok != wantOK {
+				t.Errorf("after %s, player %d: in the room %t, want %t", step, id, ok, wantOK)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("after %s, player %d's view differs from the room's (-room +view):\n%s", step, id, diff)
+			}
+		}
+	}
+	check("joining")
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"the first question", func() error { return room.Next(ctx, -1) }},
+		{"an answer", func() error {
+			_, err := room.Answer(ctx, ana.ID, 0, room.qs[0].Answer, "")
+			return err
+		}},
+		{"a wrong answer", func() error {
+			_, err := room.Answer(ctx, ben.ID, 0, wrongChoice(room.qs[0].Answer), "")
+			return err
+		}},
+		{"an answer admitted, not yet written", func() error {
+			_, err := room.admit(cy.ID, 0, room.qs[0].Answer, "")
+			return err
+		}},
+		{"the admitted answer given back", func() error { room.unpend(answerKey{cy.ID, 0}); return nil }},
+		{"the reveal", func() error { return room.Reveal(ctx, 0) }},
+		{"the leaderboard", func() error { return room.ShowLeaderboard(ctx, 0) }},
+		{"a language switch", func() error { return room.SetLang(ctx, ben.ID, examsim.Vietnamese) }},
+		{"the second question", func() error { return room.Next(ctx, 0) }},
+		{"an answer to it", func() error {
+			_, err := room.Answer(ctx, cy.ID, 1, room.qs[1].Answer, "")
+			return err
+		}},
+		{"a kick", func() error { return room.Kick(ctx, ben.ID) }},
+		{"the end", func() error { return room.End(ctx) }},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		check(st.name)
+	}
+	if v, _ := room.Player(ana.ID); v.Points == 0 || v.Answer(0) == nil {
+		t.Errorf("Ana's view after the quiz: %s; want her answer and its points", fmt.Sprint(v.Points, v.Answer(0)))
+	}
+
+	// A room read back from the database publishes its views as it loads.
+	if n := hub.Evict(time.Now().Add(time.Hour)); n != 1 {
+		t.Fatalf("evicted %d rooms, want the ended one", n)
+	}
+	if room, err = hub.Room(ctx, room.ID); err != nil {
+		t.Fatal(err)
+	}
+	check("reading the room back")
+	if v, _ := room.Player(ana.ID); v.Points == 0 || v.Answer(0) == nil {
+		t.Errorf("Ana's view in the room read back: %s; want her answer and its points", fmt.Sprint(v.Points, v.Answer(0)))
+	}
+}
+
+// wrongChoice is an option letter other than answer.
+func wrongChoice(answer string) string {
+	if answer == "A" {
+		return "B"
+	}
+	return "A"
 }

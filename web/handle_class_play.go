@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a-h/templ"
@@ -466,17 +467,20 @@ func (v playView) question() *questions.Question {
 	return nil
 }
 
-// classState is what the classroom pages keep between requests.
+// classState is what the classroom pages keep between requests. Its
+// fragment cache is read without a lock: every stream a Next wakes reads
+// it at once, and one parked behind a writer (a render being kept) would
+// run again only after the thousands woken with it.
 type classState struct {
-	mu    sync.RWMutex
-	frags map[int64]*roomFragments
+	frags sync.Map     // room ID → *roomFragments, of the room's latest version seen
+	rooms atomic.Int64 // rooms put in frags since it was last cleared
 }
 
 // roomFragments caches a room's student fragments for one version, so a
 // change reaching a thousand students is rendered once per language.
 type roomFragments struct {
 	version uint64
-	byKey   map[fragmentKey]*sharedEvent
+	byKey   sync.Map // fragmentKey → *sharedEvent
 }
 
 // fragment returns a cached event for a room version, rendering it with
@@ -506,38 +510,55 @@ func (cs *classState) renderAndKeep(room int64, version uint64, key fragmentKey,
 
 // cached is the fragment for version and key when it is rendered already.
 func (cs *classState) cached(room int64, version uint64, key fragmentKey) (*sharedEvent, bool) {
-	cs.mu.RLock()
-	defer cs.mu.RUnlock()
-	rf := cs.frags[room]
-	if rf == nil || rf.version != version {
+	rf, ok := cs.frags.Load(room)
+	if !ok || rf.(*roomFragments).version != version {
 		return nil, false
 	}
-	e, ok := rf.byKey[key]
-	return e, ok
+	e, ok := rf.(*roomFragments).byKey.Load(key)
+	if !ok {
+		return nil, false
+	}
+	return e.(*sharedEvent), true
 }
 
 // keep stores a rendered fragment, unless another stream kept one first
 // (then that is returned) or the room has moved past version (then e is
 // returned, not kept).
 func (cs *classState) keep(room int64, version uint64, key fragmentKey, e *sharedEvent) *sharedEvent {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	rf := cs.frags[room]
-	if rf == nil || rf.version < version {
-		if len(cs.frags) > 1000 { // rooms long gone: start afresh rather than grow
-			cs.frags = map[int64]*roomFragments{}
-		}
-		rf = &roomFragments{version: version, byKey: map[fragmentKey]*sharedEvent{}}
-		cs.frags[room] = rf
-	}
-	if rf.version != version {
+	rf := cs.fragmentsOf(room, version)
+	if rf == nil {
 		return e
 	}
-	if kept, ok := rf.byKey[key]; ok {
-		return kept
+	kept, _ := rf.byKey.LoadOrStore(key, e)
+	return kept.(*sharedEvent)
+}
+
+// fragmentsOf is the room's cache for version, made when the room had none
+// or an older one; nil when the room has moved past version.
+func (cs *classState) fragmentsOf(room int64, version uint64) *roomFragments {
+	for {
+		old, ok := cs.frags.Load(room)
+		if ok && old.(*roomFragments).version == version {
+			return old.(*roomFragments)
+		}
+		if ok && old.(*roomFragments).version > version {
+			return nil
+		}
+		rf := &roomFragments{version: version}
+		if ok {
+			if cs.frags.CompareAndSwap(room, old, rf) {
+				return rf
+			}
+			continue
+		}
+		if cs.rooms.Add(1) > 1000 { // rooms long gone: start afresh rather than grow
+			cs.frags.Clear()
+			cs.rooms.Store(1)
+		}
+		if _, loaded := cs.frags.LoadOrStore(room, rf); !loaded {
+			return rf
+		}
 	}
-	rf.byKey[key] = e
-	return e
 }
 
 // stateEvent is a stage's phase, question and choices as JSON, for programs

@@ -18,7 +18,7 @@ import (
 // classroom's fragment cache for fragments of changing versions at once.
 // Each must get the fragment of the version it asked for, never another's.
 func TestFragmentCacheConcurrent(t *testing.T) {
-	cs := &classState{frags: map[int64]*roomFragments{}}
+	cs := &classState{}
 	var renders atomic.Int64
 	var wg sync.WaitGroup
 	for g := 0; g < 24; g++ {
@@ -59,7 +59,7 @@ func TestFragmentCacheConcurrent(t *testing.T) {
 // stream queues behind thousands again); the first one kept is what
 // everyone gets after. A failed render is not kept.
 func TestFragmentMissNeverWaits(t *testing.T) {
-	cs := &classState{frags: map[int64]*roomFragments{}}
+	cs := &classState{}
 	key := fragmentKey{event: "stage"}
 	started, release := make(chan struct{}), make(chan struct{})
 	slow := make(chan string)

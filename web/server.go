@@ -121,7 +121,6 @@ func New(cfg Config) *Server {
 	// The lessons on /learn are the lessons the sandbox offers over MCP.
 	cfg.Sandbox.AddLessons(mcpLessons(cfg.Bank))
 	s := &Server{Config: cfg, echo: echo.New(), metrics: metrics.New(cfg.Classroom)}
-	s.class.frags = map[int64]*roomFragments{}
 	s.limits, s.closing = newLimits(cfg), newCloser()
 	if cfg.Classroom != nil && cfg.Classroom.Shared() && len(cfg.CookieKey) > 0 {
 		cfg.Sandbox.SetSessionIDPrefix(s.mcpSessionPrefix(cfg.Classroom.Address()))
