@@ -100,6 +100,9 @@ func (r *Room) admit(playerID int64, index int, choice, explanation string) (*ad
 	if p == nil || p.Kicked {
 		return nil, examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
+	if index < 0 || index >= len(r.qs) { // past the last: what a finished assignment's next index is
+		return nil, examsim.E(examsim.EINVALID, "class.error_question_closed")
+	}
 	r.clampStartLocked()
 	now := r.now()
 	ad := &admission{roomID: r.ID, epoch: r.run.Epoch, playerID: playerID, index: index, quiz: r.run.Quiz, lang: p.Lang, learnerID: p.LearnerID,

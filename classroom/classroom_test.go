@@ -987,3 +987,32 @@ func TestPlayerSeesOwnAnswersByQuestion(t *testing.T) {
 		t.Errorf("a student who answered nothing sees answers: %v", ov.Answers)
 	}
 }
+
+// TestAnswerPastTheLastQuestion: a student who has answered every
+// question of an assignment may still post the index after the last (the
+// next one the room would give them); it is refused as a closed question,
+// not a crash, and so is any index the quiz does not have.
+func TestAnswerPastTheLastQuestion(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	room, err := f.hub.Create(ctx, f.quiz(t, examsim.ScoreCorrectness, examsim.ExplainOptional), f.host.ID,
+		examsim.ModeAssignment, f.clock.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := room.Join(ctx, "Lan", examsim.Vietnamese, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(room.Snapshot().Questions)
+	for i := range n {
+		if _, err := room.Answer(ctx, p.ID, i, f.answerOf(i), ""); err != nil {
+			t.Fatalf("question %d: %v", i, err)
+		}
+	}
+	for _, index := range []int{n, n + 5, -1} {
+		if _, err := room.Answer(ctx, p.ID, index, "A", ""); examsim.ErrorCode(err) != examsim.EINVALID {
+			t.Errorf("index %d of %d questions: %v; want it refused as invalid", index, n, err)
+		}
+	}
+}

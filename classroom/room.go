@@ -25,7 +25,7 @@ type Room struct {
 	ctl sync.Mutex // orders state changes; held while one is stored, with mu free
 	// mu guards the room's state. Player takes no lock at all: it reads
 	// views published by every change to them (publishLocked).
-	mu      sync.RWMutex
+	mu      sync.Mutex
 	run     examsim.ClassRun
 	qs      []*questions.Question
 	players map[int64]*player
@@ -144,8 +144,8 @@ func (r *Room) closedAt() time.Time {
 // what they see moves. A change only the host sees wakes the host's few
 // screens here. A change students see returns every stream (the host's
 // too) for the caller to wake with wakeAll once it has let go of mu:
-// woken under it, a thousand streams would each run only to wait for mu
-// (Room.Player) and then queue again behind all the others.
+// woken under it, a thousand streams would run while the waker, holding
+// mu, waits behind them to let it go.
 func (r *Room) changedLocked(students bool) []*Stream {
 	return r.changedSinceLocked(students, time.Now())
 }
@@ -333,9 +333,10 @@ func (r *Room) stopTimerLocked() {
 func (r *Room) SetLang(ctx context.Context, playerID int64, lang examsim.Lang) error {
 	r.mu.Lock()
 	p := r.players[playerID]
+	gone := p == nil || p.Kicked
 	epoch := r.run.Epoch
 	r.mu.Unlock()
-	if p == nil || p.Kicked {
+	if gone {
 		return examsim.E(examsim.EFORBIDDEN, "class.error_not_in_room")
 	}
 	if err := r.hub.cfg.Store.SetPlayerLang(context.WithoutCancel(ctx), r.ID, epoch, playerID, lang); err != nil {

@@ -160,10 +160,10 @@ func TestPlayerViewFollowsEveryChange(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		for _, id := range []int64{ana.ID, ben.ID, cy.ID} {
-			room.mu.RLock()
+			room.mu.Lock()
 			p := room.players[id]
 			want, wantOK := *room.viewLocked(p), !p.Kicked
-			room.mu.RUnlock()
+			room.mu.Unlock()
 			if !wantOK {
 				want = PlayerView{}
 			}

@@ -473,7 +473,7 @@ func (v playView) question() *questions.Question {
 // run again only after the thousands woken with it.
 type classState struct {
 	frags sync.Map     // room ID → *roomFragments, of the room's latest version seen
-	rooms atomic.Int64 // rooms put in frags since it was last cleared
+	rooms atomic.Int64 // about how many rooms frags holds: a clear racing an insert may miss one
 }
 
 // roomFragments caches a room's student fragments for one version, so a
@@ -551,11 +551,12 @@ func (cs *classState) fragmentsOf(room int64, version uint64) *roomFragments {
 			}
 			continue
 		}
-		if cs.rooms.Add(1) > 1000 { // rooms long gone: start afresh rather than grow
+		if cs.rooms.Load() >= 1000 { // rooms long gone: start afresh rather than grow
 			cs.frags.Clear()
-			cs.rooms.Store(1)
+			cs.rooms.Store(0)
 		}
 		if _, loaded := cs.frags.LoadOrStore(room, rf); !loaded {
+			cs.rooms.Add(1)
 			return rf
 		}
 	}
