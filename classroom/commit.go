@@ -147,7 +147,9 @@ func (c *committer) writeStates(batch []*pendingState) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	err := c.store.UpdateRunStates(ctx, runs)
 	cancel()
-	if _, whole := deliver(batch, err); whole && c.logger != nil {
+	errs, _, whole := verdicts(len(batch), err)
+	deliver(batch, errs)
+	if whole && c.logger != nil {
 		c.logger.Error("classroom: a commit of rooms' states failed; none of them changed", "rooms", len(batch), "err", err)
 	}
 }
@@ -165,34 +167,46 @@ func (c *committer) write(batch []*pendingAnswer) {
 	if c.onBatch != nil {
 		c.onBatch(len(batch), time.Since(start))
 	}
-	failed, whole := deliver(batch, err)
+	errs, failed, whole := verdicts(len(batch), err)
+	// Counted before any writer hears back: an answer acknowledged is
+	// already in Stats.
 	c.failed.Add(int64(failed))
 	c.committed.Add(int64(len(batch) - failed))
+	deliver(batch, errs)
 	if whole && c.logger != nil { // each request logs too; this says it was one transaction
 		c.logger.Error("classroom: a group commit failed; none of its answers was acknowledged", "answers", len(batch), "err", err)
 	}
 }
 
-// deliver gives each write of a batch its verdict, after running its then
-// if it was stored, and says how many failed and whether the transaction
-// as a whole did. A BatchErrors says which items the store refused; it
-// stored the rest. Any other error failed them all.
-func deliver[T any](batch []*pending[T], err error) (failed int, whole bool) {
+// verdicts is each write's verdict for a batch of n that the store
+// answered with err, how many failed, and whether the transaction as a
+// whole did. A BatchErrors says which items the store refused; it stored
+// the rest. Any other error failed them all.
+func verdicts(n int, err error) (errs []error, failed int, whole bool) {
 	var refused examsim.BatchErrors
-	split := errors.As(err, &refused) && len(refused) == len(batch)
-	for i, p := range batch {
-		itemErr := err
+	split := errors.As(err, &refused) && len(refused) == n
+	errs = make([]error, n)
+	for i := range errs {
+		errs[i] = err
 		if split {
-			itemErr = refused[i]
+			errs[i] = refused[i]
 		}
-		if itemErr != nil {
+		if errs[i] != nil {
 			failed++
-		} else if p.then != nil {
+		}
+	}
+	return errs, failed, err != nil && !split
+}
+
+// deliver gives each write of a batch its verdict, after running its then
+// if it was stored.
+func deliver[T any](batch []*pending[T], errs []error) {
+	for i, p := range batch {
+		if errs[i] == nil && p.then != nil {
 			p.then()
 		}
-		p.done <- itemErr
+		p.done <- errs[i]
 	}
-	return failed, err != nil && !split
 }
 
 func (c *committer) close() {
