@@ -483,8 +483,7 @@ type roomFragments struct {
 	byKey   sync.Map // fragmentKey → *sharedEvent
 }
 
-// fragment returns a cached event for a room version, rendering it with
-// render once per version and key, as a rule.
+// renderAndKeep renders a fragment the cache missed (cached) and keeps it.
 //
 // A stream that misses renders it itself rather than wait for another
 // stream's render: of the thousands a change wakes, one that blocks goes to
@@ -492,14 +491,6 @@ type roomFragments struct {
 // runs to its end unless preempted, so a few streams (about as many as
 // run at once) render one fragment at worst, and the first kept is what
 // every later stream sends.
-func (cs *classState) fragment(room int64, version uint64, key fragmentKey, render func() (*sharedEvent, error)) (*sharedEvent, error) {
-	if e, ok := cs.cached(room, version, key); ok {
-		return e, nil
-	}
-	return cs.renderAndKeep(room, version, key, render)
-}
-
-// renderAndKeep renders a fragment the cache missed and keeps it.
 func (cs *classState) renderAndKeep(room int64, version uint64, key fragmentKey, render func() (*sharedEvent, error)) (*sharedEvent, error) {
 	e, err := render()
 	if err != nil { // not kept: the next stream tries again

@@ -114,3 +114,12 @@ func joined(e *sharedEvent) string {
 	}
 	return string(bytes.Join(e.parts, nil))
 }
+
+// fragment is how a stream gets a fragment (sharedFragment): from the
+// cache, or rendered and kept on a miss.
+func (cs *classState) fragment(room int64, version uint64, key fragmentKey, render func() (*sharedEvent, error)) (*sharedEvent, error) {
+	if e, ok := cs.cached(room, version, key); ok {
+		return e, nil
+	}
+	return cs.renderAndKeep(room, version, key, render)
+}
